@@ -1,0 +1,77 @@
+/**
+ * The service's configuration: the environment, parsed once with zod and frozen.
+ * A bad variable stops the start with a message naming it (see README, "Configuration").
+ */
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const optionalUrl = z.url().optional();
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** The service's base address: the tokens' `iss` and the expected `aud`. No trailing slash. */
+  PUBLIC_URL: z.url().optional(),
+  /** Where clients obtain tokens; defaults to PUBLIC_URL (the built-in token endpoint). */
+  AUTH_URL: optionalUrl,
+  /** PostgreSQL connection string; unset means the embedded PGlite database under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Load the bundled demo data set when the database has no entities. */
+  LOAD_DEMO_DATA: booleanFlag.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHIQL: booleanFlag.default(true),
+  /** Lifetime of issued access tokens, in seconds. */
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
+  /** A private signing key as a JWK (JSON); unset means one generated on first start and stored. */
+  SIGNING_KEY_JWK: z.string().optional(),
+  OIDC_ISSUER: optionalUrl,
+  OIDC_JWKS_URL: optionalUrl,
+  OIDC_AUDIENCE: z.string().min(1).optional(),
+  ADMIN_CLIENT_ID: z.string().min(1).optional(),
+  ADMIN_CLIENT_SECRET: z.string().min(1).optional(),
+  ADMIN_ORG: z.string().min(1).default('default'),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(50),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  /** A shared store for rate limits across instances (redis://...). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** Worker processes serving requests (node:cluster); 1 serves from the main process. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+type ParsedEnvironment = z.infer<typeof environmentSchema>;
+
+export type Config = Readonly<
+  Omit<ParsedEnvironment, 'PUBLIC_URL' | 'AUTH_URL'> & { PUBLIC_URL: string; AUTH_URL: string }
+>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const publicUrl = (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    ...parsed.data,
+    PUBLIC_URL: publicUrl,
+    AUTH_URL: (parsed.data.AUTH_URL ?? publicUrl).replace(/\/+$/, ''),
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * Opens the database: embedded PGlite (persisted under a folder, or in memory) or a PostgreSQL server
+ * through a pg pool. Both give the same Prisma client and the same small raw-SQL interface, so the rest
+ * of the service never asks which one it has.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+export type { PrismaClient } from './generated/prisma/client.ts';
+
+/** Raw SQL for what Prisma does not do: migrations, COPY-like bulk loads, advisory locks. */
+export interface SqlClient {
+  /** Runs one or more statements without parameters. */
+  exec(sql: string): Promise<void>;
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(work: (sql: Omit<SqlClient, 'transaction'>) => Promise<T>): Promise<T>;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly prisma: PrismaClient;
+  readonly sql: SqlClient;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; without it the embedded database is used. */
+  url?: string | undefined;
+  /** Folder for the embedded database; without it (and without url) it lives in memory. */
+  dataDir?: string | undefined;
+  /** PostgreSQL schema to use (tests give each file its own). */
+  schema?: string | undefined;
+  poolSize?: number | undefined;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options);
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const schema = options.schema;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+  const adapter = new PrismaPg(pool, schema ? { schema } : undefined);
+  const prisma = new PrismaClient({ adapter });
+
+  const sql: SqlClient = {
+    exec: async (text) => void (await pool.query(text)),
+    query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
+    transaction: async (work) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          exec: async (text) => void (await client.query(text)),
+          query: async <Row,>(text: string, params: unknown[] = []) =>
+            (await client.query(text, params)).rows as Row[],
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+
+  return {
+    kind: 'postgres',
+    prisma,
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(options.dataDir ?? 'memory://');
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+
+  const sql: SqlClient = {
+    exec: async (text) => void (await pglite.exec(text)),
+    query: async <Row,>(text: string, params: unknown[] = []) => (await pglite.query<Row>(text, params)).rows,
+    transaction: (work) =>
+      pglite.transaction((tx) =>
+        work({
+          exec: async (text) => void (await tx.exec(text)),
+          query: async <Row,>(text: string, params: unknown[] = []) => (await tx.query<Row>(text, params)).rows,
+        }),
+      ),
+  };
+
+  return {
+    kind: 'pglite',
+    prisma,
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
