@@ -1,0 +1,90 @@
+/**
+ * The composition root: wires configuration, database, GraphQL and REST into one express app.
+ * Everything a request touches is created here and handed down; nothing reaches for globals.
+ */
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { AppError, internalError } from './errors.ts';
+import { createOperationRunner } from './graphql/run-operation.ts';
+import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
+import { accessLog } from './http/access-log.ts';
+import { healthz, readyz } from './http/health.ts';
+import { requestId } from './http/request-id.ts';
+import type { Logger } from './logger.ts';
+import { BODY_LIMIT, restRouter, sendError } from './rest/express.ts';
+import { createRestHandler } from './rest/handler.ts';
+import { loadOperations } from './rest/operations.ts';
+import { routes } from './rest/routes.ts';
+import type { GraphQLContext } from './schema/context.ts';
+import { getSchema } from './schema/index.ts';
+
+export interface AppDependencies {
+  config: Config;
+  db: Pick<Database, 'prisma' | 'sql'>;
+  logger: Logger;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function createApp({ config, db, logger }: AppDependencies): Express {
+  const schema = getSchema();
+
+  const createContext = (transport: TransportContext): GraphQLContext => ({
+    prisma: db.prisma,
+    // Authentication plugs in here (issue 4): verify the token, build the principal.
+    principal: null,
+    requestId: transport.requestId,
+    logger,
+    responseNotes: { deprecatedFilterOperator: false },
+  });
+
+  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext });
+  const handleRest = createRestHandler({
+    routes,
+    operations: loadOperations(schema),
+    run: createOperationRunner(graphql),
+    onUnexpectedError: (error, request) =>
+      logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(accessLog(logger));
+
+  app.get('/healthz', healthz);
+  app.get('/readyz', readyz(db.sql));
+
+  app.use('/graphql', (req, res, next) => {
+    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+      sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
+      return;
+    }
+    const transport: TransportContext = { requestId: res.locals.requestId as string, header: (name) => req.get(name) };
+    graphql.handle(req, res, transport).catch(next);
+  });
+
+  app.use('/api', restRouter(handleRest));
+
+  app.use((req, res) => {
+    sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.path}`));
+  });
+
+  const onError: ErrorRequestHandler = (error: { type?: string; status?: number }, req, res, _next) => {
+    if (error.type === 'entity.too.large') {
+      sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
+    } else if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported') {
+      sendError(res, new AppError('VALIDATION_ERROR', 'The request body is not valid JSON', {
+        details: [{ path: 'body', message: 'must be valid JSON' }],
+      }));
+    } else {
+      logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
+      sendError(res, internalError());
+    }
+  };
+  app.use(onError);
+
+  return app;
+}

@@ -1,0 +1,27 @@
+/**
+ * What a client may see of a GraphQL error. AppErrors keep their code and message; GraphQL's own
+ * syntax and validation errors (no original error) become VALIDATION_ERROR; anything else is logged
+ * with the request id and masked as INTERNAL_ERROR, so no stack, SQL or secret leaves the server.
+ */
+import { GraphQLError } from 'graphql';
+import { AppError, findAppError, internalError, toGraphQLError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+
+export function createErrorMasker(logger: Logger) {
+  return (error: unknown, _message: string, requestId?: string): GraphQLError => {
+    const appError = findAppError(error);
+    if (appError) return toGraphQLError(appError);
+    if (error instanceof GraphQLError && !error.originalError) {
+      const validation = new AppError('VALIDATION_ERROR', error.message);
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: { ...error.extensions, code: validation.code, http: { status: validation.status } },
+      });
+    }
+    logger.error({ err: error, requestId }, 'unexpected error while executing GraphQL');
+    return toGraphQLError(internalError());
+  };
+}

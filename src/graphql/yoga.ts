@@ -1,0 +1,62 @@
+/**
+ * The GraphQL server: graphql-yoga over the Pothos schema, GraphiQL on browser GETs. REST runs its
+ * prepared operations through the same envelop pipeline (run-operation.ts), so masking, context and
+ * every plugin apply to both transports alike.
+ */
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../schema/context.ts';
+import type { Logger } from '../logger.ts';
+import { createErrorMasker } from './mask-error.ts';
+
+/** What each transport hands the pipeline about the HTTP request. */
+export interface TransportContext {
+  requestId: string;
+  /** Reads a request header (case-insensitive). */
+  header(name: string): string | undefined;
+}
+
+export type ContextFactory = (transport: TransportContext) => Promise<GraphQLContext> | GraphQLContext;
+
+export type GraphQLServer = YogaServerInstance<TransportContext, GraphQLContext>;
+
+export interface GraphQLServerOptions {
+  schema: GraphQLSchema;
+  logger: Logger;
+  graphiql: boolean;
+  createContext: ContextFactory;
+  plugins?: Plugin<GraphQLContext & TransportContext>[];
+}
+
+const GRAPHIQL_HEADERS = JSON.stringify(
+  { Authorization: 'Bearer <access token>', 'X-Client-Id': '<client id>' },
+  null,
+  2,
+);
+
+const GRAPHIQL_QUERY = `# Set the Authorization and X-Client-Id headers below, then run:
+{
+  entities(limit: 2) {
+    data { id name hq_country tags { name } founders { name } }
+    page { limit offset next_cursor }
+  }
+}
+`;
+
+export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServer {
+  const maskError = createErrorMasker(options.logger);
+  return createYoga<TransportContext, GraphQLContext>({
+    schema: options.schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    plugins: options.plugins ?? [],
+    maskedErrors: {
+      maskError: (error, message) => maskError(error, message),
+    },
+    graphiql: options.graphiql
+      ? { title: 'Venture Data API', defaultQuery: GRAPHIQL_QUERY, headers: GRAPHIQL_HEADERS, shouldPersistHeaders: true }
+      : false,
+    context: (initial) => options.createContext(initial),
+  });
+}

@@ -1,0 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+
+/** Incoming ids are echoed only when they look like ids, so a header cannot inject into logs. */
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const requestId: RequestHandler = (req, res, next) => {
+  const incoming = req.get('x-request-id');
+  const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = id;
+  res.set('X-Request-Id', id);
+  next();
+};

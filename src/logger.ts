@@ -1,0 +1,34 @@
+/**
+ * Structured logs (pino). Secrets never reach a log line: the redaction list covers every place a
+ * credential can sit in what we log (headers, bodies of the token and key endpoints).
+ */
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'authorization',
+  'client_secret',
+  '*.client_secret',
+  'token',
+  '*.token',
+  'access_token',
+  '*.access_token',
+  'password',
+  '*.password',
+];
+
+export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      base: { service: 'venture-data-api' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination,
+  );
+}

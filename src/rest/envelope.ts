@@ -1,0 +1,48 @@
+/** Wraps operation results in the REST envelopes: `{data, page}` for lists, `{data}` for records. */
+import { notFound, validationError } from '../errors.ts';
+import type { RestRequest } from './request.ts';
+
+export interface RestResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The record fields `fields=a,b` asks for (id always kept), or undefined for all of them.
+ * Checked before the operation runs, so a bad name costs no query.
+ */
+export function parseFieldSelection(request: RestRequest, known: readonly string[]): Set<string> | undefined {
+  const fields = request.query.fields;
+  if (typeof fields !== 'string' || fields.trim() === '') return undefined;
+  const wanted = new Set(fields.split(',').map((name) => name.trim()).filter(Boolean));
+  const unknown = [...wanted].filter((name) => !known.includes(name));
+  if (unknown.length) {
+    throw validationError([
+      { path: 'query.fields', message: `unknown field(s): ${unknown.join(', ')}; known: ${known.join(', ')}` },
+    ]);
+  }
+  wanted.add('id');
+  return wanted;
+}
+
+function project(rows: Row[], fields: Set<string> | undefined): Row[] {
+  if (!fields) return rows;
+  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => fields.has(key))));
+}
+
+export function listEnvelope(data: Row, fields: Set<string> | undefined): RestResult {
+  const list = data.list as { data: Row[]; page: Row };
+  const page: Row = { limit: list.page.limit, offset: list.page.offset };
+  if (list.page.total !== undefined) page.total = list.page.total;
+  page.next_cursor = list.page.next_cursor ?? null;
+  return { status: 200, body: { data: project(list.data, fields), page } };
+}
+
+export function recordEnvelope(data: Row, fields: Set<string> | undefined, what: string): RestResult {
+  const record = data.record as Row | null;
+  if (!record) throw notFound(what);
+  return { status: 200, body: { data: project([record], fields)[0] } };
+}

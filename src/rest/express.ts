@@ -1,0 +1,50 @@
+/** Binds the pure REST handler to express. The only REST file that knows express exists. */
+import express, { type Request, type Response, type Router } from 'express';
+import { AppError, toErrorEnvelope } from '../errors.ts';
+import type { RestRequest, QueryValue } from './request.ts';
+import type { RestResponse } from './handler.ts';
+
+export const BODY_LIMIT = '1mb';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+export function sendResponse(res: Response, [body, init]: RestResponse): void {
+  res.status(init.status).set(init.headers);
+  if (init.status === 204 || body === undefined) res.end();
+  else res.json(body);
+}
+
+export function sendError(res: Response, error: AppError): void {
+  sendResponse(res, [toErrorEnvelope(error), { status: error.status, headers: error.headers }]);
+}
+
+function toRestRequest(req: Request, requestId: string): RestRequest {
+  return {
+    method: req.method,
+    path: req.baseUrl + req.path,
+    query: req.query as Record<string, QueryValue>,
+    body: req.body,
+    requestId,
+    header: (name) => req.get(name),
+  };
+}
+
+/** `/api/*`: JSON bodies only (1 MiB at most), then the handler. */
+export function restRouter(handle: (request: RestRequest) => Promise<RestResponse>): Router {
+  const router = express.Router();
+  router.use((req, res, next) => {
+    const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+    if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {
+      sendError(res, new AppError('VALIDATION_ERROR', 'The request body must be JSON (Content-Type: application/json)', {
+        details: [{ path: 'header.content-type', message: 'must be application/json' }],
+      }));
+      return;
+    }
+    next();
+  });
+  router.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  router.use(async (req, res) => {
+    sendResponse(res, await handle(toRestRequest(req, res.locals.requestId as string)));
+  });
+  return router;
+}

@@ -1,0 +1,117 @@
+/**
+ * The REST core, after graphql-http: a pure function from a RestRequest to `[body, init]`. It finds the
+ * route (404, or 405 with Allow), turns the request into variables, runs the prepared operation and
+ * wraps the result. It never touches express.
+ */
+import type { DocumentNode, ExecutionResult, GraphQLFormattedError } from 'graphql';
+import { AppError, findAppError, internalError, STATUS_BY_CODE, toErrorEnvelope, type ErrorCode } from '../errors.ts';
+import type { OperationRunner } from '../graphql/run-operation.ts';
+import { parseFieldSelection } from './envelope.ts';
+import { recordFieldNames, type PreparedOperations } from './operations.ts';
+import type { RestRequest } from './request.ts';
+import type { Route } from './routes.ts';
+
+export interface ResponseInit {
+  status: number;
+  headers: Record<string, string>;
+}
+
+export type RestResponse = [body: unknown, init: ResponseInit];
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  paramNames: string[];
+  document: DocumentNode;
+  fields: string[];
+}
+
+function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
+  const paramNames: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      paramNames.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}/?$`), paramNames };
+}
+
+export interface RestHandlerOptions {
+  routes: readonly Route[];
+  operations: PreparedOperations;
+  run: OperationRunner;
+  onUnexpectedError(error: unknown, request: RestRequest): void;
+}
+
+export function createRestHandler(options: RestHandlerOptions): (request: RestRequest) => Promise<RestResponse> {
+  const compiled: CompiledRoute[] = options.routes.map((route) => {
+    const document = options.operations.get(route.operation);
+    if (!document) throw new Error(`Route ${route.id} names unknown operation ${route.operation}`);
+    return { route, ...compilePath(route.path), document, fields: recordFieldNames(document) };
+  });
+
+  return async (request) => {
+    try {
+      return await dispatch(compiled, options.run, request);
+    } catch (error) {
+      const appError = findAppError(error);
+      if (appError) return errorResponse(appError);
+      options.onUnexpectedError(error, request);
+      return errorResponse(internalError());
+    }
+  };
+}
+
+async function dispatch(compiled: CompiledRoute[], run: OperationRunner, request: RestRequest): Promise<RestResponse> {
+  const matches = compiled
+    .map((candidate) => ({ candidate, match: candidate.pattern.exec(request.path) }))
+    .filter((entry) => entry.match !== null);
+  if (matches.length === 0) throw new AppError('NOT_FOUND', `No endpoint at ${request.path}`);
+  const found = matches.find((entry) => entry.candidate.route.method === request.method);
+  if (!found) {
+    const allow = [...new Set(matches.map((entry) => entry.candidate.route.method))].join(', ');
+    throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, {
+      headers: { Allow: allow },
+    });
+  }
+
+  const { candidate, match } = found;
+  const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodeURIComponent(match![index + 1]!)]));
+  const variables = candidate.route.toVariables(request, params);
+  const fields = parseFieldSelection(request, candidate.fields);
+  const result = await run(candidate.document, variables, request);
+  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!));
+  const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
+  return [body, { status, headers: headers ?? {} }];
+}
+
+/** Rebuilds the AppError a masked GraphQL error stands for; details get REST paths (`query.limit`). */
+function fromGraphQLError(error: GraphQLFormattedError | Error): AppError {
+  const original = findAppError(error);
+  if (original) return original;
+  const extensions = ('extensions' in error ? error.extensions : undefined) as
+    | { code?: string; details?: { path: string; message: string }[]; http?: { headers?: Record<string, string> } }
+    | undefined;
+  const code = extensions?.code;
+  if (code && code in STATUS_BY_CODE) {
+    return new AppError(code as ErrorCode, error.message, {
+      details: extensions?.details,
+      headers: extensions?.http?.headers,
+    });
+  }
+  return internalError(error);
+}
+
+function errorResponse(error: AppError): RestResponse {
+  const body = toErrorEnvelope(error);
+  body.error.details = body.error.details?.map((detail) =>
+    /^(query|path|body|header)\./.test(detail.path) ? detail : { ...detail, path: `query.${detail.path}` },
+  );
+  if (!body.error.details) delete body.error.details;
+  return [body, { status: error.status, headers: error.headers }];
+}
+

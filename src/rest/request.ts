@@ -1,0 +1,54 @@
+/** The transport-neutral REST request the handler works on (express.ts builds it). */
+import { validationError, type ErrorDetail } from '../errors.ts';
+
+export type QueryValue = string | string[] | undefined;
+
+export interface RestRequest {
+  method: string;
+  path: string;
+  query: Record<string, QueryValue>;
+  body: unknown;
+  requestId: string;
+  header(name: string): string | undefined;
+}
+
+/** Reads query parameters as text, collecting every problem before failing (one detail per parameter). */
+export class QueryReader {
+  readonly details: ErrorDetail[] = [];
+
+  constructor(private readonly query: Record<string, QueryValue>) {}
+
+  string(name: string): string | undefined {
+    const value = this.query[name];
+    if (Array.isArray(value)) {
+      this.details.push({ path: `query.${name}`, message: 'must be given once' });
+      return undefined;
+    }
+    return value;
+  }
+
+  integer(name: string): number | undefined {
+    const text = this.string(name);
+    if (text === undefined) return undefined;
+    if (!/^-?\d{1,15}$/.test(text)) {
+      this.details.push({ path: `query.${name}`, message: 'must be an integer' });
+      return undefined;
+    }
+    return Number(text);
+  }
+
+  boolean(name: string): boolean | undefined {
+    const text = this.string(name);
+    if (text === undefined) return undefined;
+    if (text !== 'true' && text !== 'false') {
+      this.details.push({ path: `query.${name}`, message: 'must be true or false' });
+      return undefined;
+    }
+    return text === 'true';
+  }
+
+  /** Throws one VALIDATION_ERROR listing every problem found so far. */
+  done(): void {
+    if (this.details.length) throw validationError(this.details);
+  }
+}

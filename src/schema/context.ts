@@ -1,0 +1,14 @@
+/** The GraphQL context, built per request by app.ts for both transports. */
+import type { PrismaClient } from '../db/client.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Logger } from '../logger.ts';
+
+export interface GraphQLContext {
+  /** Used only through the Pothos Prisma plugin and the resource query helpers. */
+  readonly prisma: PrismaClient;
+  readonly principal: Principal | null;
+  readonly requestId: string;
+  readonly logger: Logger;
+  /** Notes a transport may turn into response headers (e.g. `Deprecation: true`). */
+  readonly responseNotes: { deprecatedFilterOperator: boolean };
+}

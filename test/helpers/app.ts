@@ -1,0 +1,56 @@
+// The real app on a real port against a test database: requests go over HTTP like a client's.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { createApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
+import type { PrismaClient } from '../../src/db/client.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  url: string;
+  db: TestDatabase;
+  config: Config;
+  /** Every log line written so far, as text (for "no secret in the logs" checks). */
+  logs: string[];
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  db?: TestDatabase;
+  /** Replaces the Prisma client the app uses (e.g. one extended to record queries). */
+  prisma?: PrismaClient;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = options.db ?? (await createTestDatabase());
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const logger: Logger = createLogger({ level: 'info', destination: sink });
+  const config = loadConfig({ PORT: '0', LOAD_DEMO_DATA: 'false', ...options.env });
+  const app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    db,
+    config,
+    logs,
+    fetch: (path, init) => fetch(`${url}${path}`, init),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.db) await db.destroy();
+    },
+  };
+}

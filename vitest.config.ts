@@ -1,0 +1,32 @@
+// Every test file runs twice: once on embedded PGlite, once on the PostgreSQL server (DATABASE_URL or
+// the local one). test/helpers/db.ts reads TEST_DATABASE to pick; pure unit tests simply ignore it.
+import { defineConfig } from 'vitest/config';
+
+const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export default defineConfig({
+  resolve: {
+    // graphql 16 ships CJS (main) and ESM (module). Node resolves dependencies to the CJS build while
+    // Vite would give our sources the ESM one: two copies of graphql. Pin ours to Node's choice.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'pglite', env: { TEST_DATABASE: 'pglite' } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
+          // Pure tests (no database) gain nothing from a second run.
+          exclude: ['test/unit/**', 'node_modules/**'],
+        },
+      },
+    ],
+  },
+});
