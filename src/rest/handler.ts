@@ -6,6 +6,7 @@
 import type { DocumentNode, ExecutionResult, GraphQLFormattedError } from 'graphql';
 import { AppError, findAppError, internalError, STATUS_BY_CODE, toErrorEnvelope, type ErrorCode } from '../errors.ts';
 import type { OperationRunner } from '../graphql/run-operation.ts';
+import type { GraphQLContext } from '../schema/context.ts';
 import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
 import type { RestRequest } from './request.ts';
@@ -44,6 +45,8 @@ export interface RestHandlerOptions {
   routes: readonly Route[];
   operations: PreparedOperations;
   run: OperationRunner;
+  /** Throws FORBIDDEN when the caller may not run the operation; called before parameters are read. */
+  authorize?(document: DocumentNode, context: GraphQLContext): void;
   onUnexpectedError(error: unknown, request: RestRequest): void;
 }
 
@@ -56,7 +59,7 @@ export function createRestHandler(options: RestHandlerOptions): (request: RestRe
 
   return async (request) => {
     try {
-      return await dispatch(compiled, options.run, request);
+      return await dispatch(compiled, options, request);
     } catch (error) {
       const appError = findAppError(error);
       if (appError) return errorResponse(appError);
@@ -66,7 +69,7 @@ export function createRestHandler(options: RestHandlerOptions): (request: RestRe
   };
 }
 
-async function dispatch(compiled: CompiledRoute[], run: OperationRunner, request: RestRequest): Promise<RestResponse> {
+async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, request: RestRequest): Promise<RestResponse> {
   const matches = compiled
     .map((candidate) => ({ candidate, match: candidate.pattern.exec(request.path) }))
     .filter((entry) => entry.match !== null);
@@ -81,9 +84,11 @@ async function dispatch(compiled: CompiledRoute[], run: OperationRunner, request
 
   const { candidate, match } = found;
   const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodeURIComponent(match![index + 1]!)]));
+  const run = await options.run(request);
+  options.authorize?.(candidate.document, run.context);
   const variables = candidate.route.toVariables(request, params);
   const fields = parseFieldSelection(request, candidate.fields);
-  const result = await run(candidate.document, variables, request);
+  const result = await run.execute(candidate.document, variables);
   if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!));
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: headers ?? {} }];
