@@ -16,7 +16,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'pglite', env: { TEST_DATABASE: 'pglite' } },
+        // test/postgres/ needs a server: several connections or processes on one database.
+        test: { name: 'pglite', env: { TEST_DATABASE: 'pglite' }, exclude: ['test/postgres/**', 'node_modules/**'] },
       },
       {
         extends: true,

@@ -36,7 +36,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
     principal: null,
     requestId: transport.requestId,
     logger,
-    responseNotes: { deprecatedFilterOperator: false },
+    responseHeaders: transport.responseHeaders,
   });
 
   const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext });
@@ -62,7 +62,11 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
       sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
       return;
     }
-    const transport: TransportContext = { requestId: res.locals.requestId as string, header: (name) => req.get(name) };
+    const transport: TransportContext = {
+      requestId: res.locals.requestId as string,
+      header: (name) => req.get(name),
+      responseHeaders: new Headers(),
+    };
     graphql.handle(req, res, transport).catch(next);
   });
 

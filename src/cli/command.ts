@@ -6,8 +6,11 @@ import type { Logger } from '../logger.ts';
 export interface CliContext {
   config: Config;
   logger: Logger;
-  /** Opens (and migrates) the configured database; the runner closes it after the command. */
-  database(): Promise<Database>;
+  /**
+   * Opens the configured database, migrated unless `{migrate: false}`; the runner closes it after
+   * the command. Commands that need no database never open one.
+   */
+  database(options?: { migrate?: boolean }): Promise<Database>;
   /** Human-facing output (stdout); logs go to the logger. */
   print(line: string): void;
 }

@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
@@ -36,6 +37,16 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests give each file its own). */
   schema?: string | undefined;
   poolSize?: number | undefined;
+  /** Called with the text of every SQL statement Prisma sends (query counting in tests, debugging). */
+  onQuery?: ((sql: string) => void) | undefined;
+}
+
+function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseOptions): PrismaClient {
+  if (!options.onQuery) return new PrismaClient({ adapter });
+  const onQuery = options.onQuery;
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', (event) => onQuery(event.query));
+  return prisma as unknown as PrismaClient;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -53,7 +64,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   pool.on('error', () => undefined);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
   const adapter = new PrismaPg(pool, schema ? { schema } : undefined);
-  const prisma = new PrismaClient({ adapter });
+  const prisma = createPrismaClient(adapter, options);
 
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
@@ -92,7 +103,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir ?? 'memory://');
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = createPrismaClient(new PrismaPGlite(pglite), options);
 
   const sql: SqlClient = {
     exec: async (text) => void (await pglite.exec(text)),

@@ -14,6 +14,11 @@ export interface TransportContext {
   requestId: string;
   /** Reads a request header (case-insensitive). */
   header(name: string): string | undefined;
+  /**
+   * Headers the response will carry, added while the request is served (`Deprecation`, `RateLimit-*`).
+   * Both transports copy them onto the HTTP response.
+   */
+  responseHeaders: Headers;
 }
 
 export type ContextFactory = (transport: TransportContext) => Promise<GraphQLContext> | GraphQLContext;
@@ -50,7 +55,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    plugins: options.plugins ?? [],
+    plugins: [useResponseHeaders(), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error, message) => maskError(error, message),
     },
@@ -59,4 +64,15 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
       : false,
     context: (initial) => options.createContext(initial),
   });
+}
+
+/** Copies the headers collected in the transport context onto /graphql responses. */
+function useResponseHeaders(): Plugin<TransportContext> {
+  return {
+    onResponse: ({ response, serverContext }) => {
+      (serverContext as Partial<TransportContext>).responseHeaders?.forEach((value, name) => {
+        response.headers.set(name, value);
+      });
+    },
+  };
 }

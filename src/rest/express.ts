@@ -26,6 +26,7 @@ function toRestRequest(req: Request, requestId: string): RestRequest {
     body: req.body,
     requestId,
     header: (name) => req.get(name),
+    responseHeaders: new Headers(),
   };
 }
 

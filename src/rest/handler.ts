@@ -58,15 +58,23 @@ export function createRestHandler(options: RestHandlerOptions): (request: RestRe
   });
 
   return async (request) => {
-    try {
-      return await dispatch(compiled, options, request);
-    } catch (error) {
-      const appError = findAppError(error);
-      if (appError) return errorResponse(appError);
-      options.onUnexpectedError(error, request);
-      return errorResponse(internalError());
-    }
+    const [body, init] = await dispatchSafely(compiled, options, request);
+    request.responseHeaders.forEach((value, name) => {
+      init.headers[name] ??= value;
+    });
+    return [body, init];
   };
+}
+
+async function dispatchSafely(compiled: CompiledRoute[], options: RestHandlerOptions, request: RestRequest): Promise<RestResponse> {
+  try {
+    return await dispatch(compiled, options, request);
+  } catch (error) {
+    const appError = findAppError(error);
+    if (appError) return errorResponse(appError);
+    options.onUnexpectedError(error, request);
+    return errorResponse(internalError());
+  }
 }
 
 async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, request: RestRequest): Promise<RestResponse> {
@@ -91,7 +99,7 @@ async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, 
   const result = await run.execute(candidate.document, variables);
   if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!));
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
-  return [body, { status, headers: headers ?? {} }];
+  return [body, { status, headers: { ...headers } }];
 }
 
 /** Rebuilds the AppError a masked GraphQL error stands for; details get REST paths (`query.limit`). */
@@ -117,6 +125,6 @@ function errorResponse(error: AppError): RestResponse {
     /^(query|path|body|header)\./.test(detail.path) ? detail : { ...detail, path: `query.${detail.path}` },
   );
   if (!body.error.details) delete body.error.details;
-  return [body, { status: error.status, headers: error.headers }];
+  return [body, { status: error.status, headers: { ...error.headers } }];
 }
 

@@ -10,6 +10,8 @@ export interface RestRequest {
   body: unknown;
   requestId: string;
   header(name: string): string | undefined;
+  /** Headers added while serving the request; the handler puts them on the response. */
+  responseHeaders: Headers;
 }
 
 /** Reads query parameters as text, collecting every problem before failing (one detail per parameter). */

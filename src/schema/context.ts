@@ -9,6 +9,6 @@ export interface GraphQLContext {
   readonly principal: Principal | null;
   readonly requestId: string;
   readonly logger: Logger;
-  /** Notes a transport may turn into response headers (e.g. `Deprecation: true`). */
-  readonly responseNotes: { deprecatedFilterOperator: boolean };
+  /** Headers for the HTTP response, e.g. `Deprecation: true` when a legacy filter operator was used. */
+  readonly responseHeaders: Headers;
 }

@@ -1,5 +1,5 @@
 /** Builds the GraphQL schema from every resource file. Import order registers the types. */
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './scalars.ts';
 import './list.ts';
@@ -14,7 +14,7 @@ export function getSchema(): GraphQLSchema {
   return schema;
 }
 
-/** The SDL committed as schema.graphql (sorted, so the file diffs cleanly). */
+/** The SDL committed as schema.graphql, in definition order (fields read as the spec lists them). */
 export function printSchemaSdl(): string {
-  return `${printSchema(lexicographicSortSchema(getSchema()))}\n`;
+  return `${printSchema(getSchema())}\n`;
 }

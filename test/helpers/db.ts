@@ -19,11 +19,13 @@ export interface TestDatabase extends Database {
   destroy(): Promise<void>;
 }
 
-export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { migrated?: boolean; onQuery?: (sql: string) => void } = {},
+): Promise<TestDatabase> {
   const kind = testDatabaseKind();
   const schema = kind === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const url = kind === 'postgres' ? testPostgresUrl() : undefined;
-  const db = await openDatabase({ url, schema, poolSize: 5 });
+  const db = await openDatabase({ url, schema, poolSize: 5, onQuery: options.onQuery });
   if (options.migrated !== false) await migrate(db.sql);
   return {
     ...db,

@@ -1,0 +1,68 @@
+/**
+ * `npm run cli -- <command> [args]`: the operator's tools. Each command lives in its own file; this
+ * file only dispatches, opens the database on demand and closes it afterwards.
+ */
+import { loadConfig, ConfigError } from '../config.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import { createLogger } from '../logger.ts';
+import { CliUsageError, type CliContext, type Command } from './command.ts';
+import { migrateCommand } from './migrate.ts';
+import { printSchemaCommand } from './print-schema.ts';
+
+const COMMANDS: readonly Command[] = [migrateCommand, printSchemaCommand];
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.usage.length));
+  return [
+    'Usage: npm run cli -- <command> [options]',
+    '',
+    ...COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    process.stderr.write(`${name ? `Unknown command: ${name}\n\n` : ''}${usage()}\n`);
+    return name ? 64 : 0;
+  }
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  let db: Database | undefined;
+  const context: CliContext = {
+    config,
+    logger,
+    print: (line) => process.stdout.write(`${line}\n`),
+    database: async (options = {}) => {
+      db ??= await openDatabase({
+        url: config.DATABASE_URL,
+        dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
+        poolSize: 4,
+      });
+      if (options.migrate !== false) await migrate(db.sql);
+      return db;
+    },
+  };
+  try {
+    return await command.run(args, context);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      process.stderr.write(`${error.message}\nUsage: npm run cli -- ${command.usage}\n`);
+      return 64;
+    }
+    throw error;
+  } finally {
+    await db?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  },
+);

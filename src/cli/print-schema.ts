@@ -1,0 +1,20 @@
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { printSchemaSdl } from '../schema/index.ts';
+import type { Command } from './command.ts';
+
+export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
+
+export const printSchemaCommand: Command = {
+  name: 'print-schema',
+  usage: 'print-schema [--stdout]',
+  summary: 'Write the GraphQL SDL to schema.graphql (a test fails when the file drifts)',
+  run: async (args, context) => {
+    if (args.includes('--stdout')) context.print(printSchemaSdl());
+    else {
+      await writeFile(SCHEMA_FILE, printSchemaSdl());
+      context.print(`Wrote ${SCHEMA_FILE}`);
+    }
+    return 0;
+  },
+};

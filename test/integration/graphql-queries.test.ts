@@ -1,0 +1,67 @@
+// Nested GraphQL selections become one SQL statement per level, never one per row (no N+1).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestDatabase } from '../helpers/db.ts';
+
+const statements: string[] = [];
+let app: TestApp;
+
+beforeAll(async () => {
+  const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
+  app = await startTestApp({ db });
+  const tags = await Promise.all(
+    ['AI', 'Fintech', 'Health'].map((name) => db.prisma.tag.create({ data: { name, type: 'industry' } })),
+  );
+  for (let i = 0; i < 25; i += 1) {
+    const entity = await db.prisma.entity.create({
+      data: {
+        uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        slug: `e-${i}`,
+        type: 'company',
+        name: `Entity ${i}`,
+        tags: { create: tags.slice(0, (i % 3) + 1).map((tag) => ({ tag_id: tag.id })) },
+      },
+    });
+    const founder = await db.prisma.founder.create({
+      data: { uuid: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`, slug: `f-${i}`, name: `Founder ${i}` },
+    });
+    await db.prisma.founderCompany.create({ data: { founder_id: founder.id, entity_id: entity.id } });
+  }
+});
+
+afterAll(async () => {
+  await app.close();
+  await app.db.destroy();
+});
+
+async function countStatements(query: string): Promise<{ count: number; body: { data?: unknown; errors?: unknown } }> {
+  statements.length = 0;
+  const response = await app.fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await response.json()) as { data?: unknown; errors?: unknown };
+  return { count: statements.filter((sql) => /^\s*(SELECT|WITH)/i.test(sql)).length, body };
+}
+
+it('loads entities with tags and founders in one statement per table, however many rows', async () => {
+  const query = (limit: number) =>
+    `{ entities(limit: ${limit}) { data { name tags { name } founders { name } } page { limit } } }`;
+  const few = await countStatements(query(2));
+  const many = await countStatements(query(25));
+  expect(many.body.errors).toBeUndefined();
+  const entities = (many.body.data as { entities: { data: { tags: unknown[]; founders: unknown[] }[] } }).entities.data;
+  expect(entities).toHaveLength(25);
+  expect(entities.every((entity) => entity.tags.length > 0 && entity.founders.length === 1)).toBe(true);
+  // entities, entity_tags, tags, founder_companies, founders: one batched statement each.
+  // One query per row would be 1 + 4 × 25 = 101.
+  expect(many.count).toBe(5);
+  expect(few.count).toBe(many.count);
+});
+
+it('adds exactly one count statement when the total is selected', async () => {
+  const without = await countStatements('{ entities(limit: 5) { data { id } } }');
+  const withTotal = await countStatements('{ entities(limit: 5) { data { id } page { total } } }');
+  expect(withTotal.count).toBe(without.count + 1);
+});
