@@ -1,0 +1,62 @@
+/**
+ * The filter language (CONTRACT section 7, grammar in grammar.md): `launch_year[gte]:2020`,
+ * `and(hq_country:DEU, or(tags[in_all]:3|7, investor__total_invested_usd[gte]:1000000))`.
+ *
+ * Three pure stages, after PostgREST: `parseFilter` (syntax only, positions kept) → `resolveFilter`
+ * (against one resource's field registry) → `toPrismaWhere` (total; never fails). `compileFilter` runs
+ * all three and is what list endpoints call.
+ *
+ * Every failure is an AppError with one of FILTER_ERROR_CODES and one `details` row whose path is
+ * `filter`. Messages name the 0-based character position of the problem:
+ * - FILTER_PARSE_ERROR: `Invalid filter at position 12: expected ']' but found ':'`, and for the limits
+ *   `Invalid filter at position 80: nesting deeper than 16 levels` (also `more than 200 conditions`,
+ *   `more than 500 values in one list`) or `Invalid filter: it is 5000 characters long, at most 4096 are allowed`.
+ * - UNKNOWN_FILTER: `Unknown filter field 'launch_yeer' at position 0 on entities; close matches: launch_year`.
+ * - UNSUPPORTED_OPERATOR: `Operator 'gt' is not supported on 'is_unicorn' at position 11; allowed: eq, neq`.
+ * - FILTER_VALIDATION_ERROR: `Invalid value for 'launch_year' at position 17: expected an integer from
+ *   -2147483648 to 2147483647 but found 'abc'`.
+ */
+import { parseOptionalFilter } from './parser.ts';
+import { resolveFilter } from './resolve.ts';
+import { toPrismaWhere } from './to-prisma.ts';
+import type { Resource, WhereFor } from './fields.ts';
+
+export { FILTER_ERROR_CODES, FILTER_LIMITS } from './ast.ts';
+export type { FilterCombinator, FilterCondition, FilterErrorCode, FilterExpr, FilterScalar } from './ast.ts';
+export { parseFilter, parseOptionalFilter } from './parser.ts';
+export { printFilter } from './print.ts';
+export { resolveFilter } from './resolve.ts';
+export type { ResolvedCombinator, ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
+export { toPrismaWhere } from './to-prisma.ts';
+export { describeFilterFields, sortableFields } from './describe.ts';
+export type { FilterFieldDescription, SortableField } from './describe.ts';
+export { fieldRegistry, isResource, RESOURCES } from './fields.ts';
+export type { FieldType, Operator, OrderByFor, Resource, ValueKind, WhereFor } from './fields.ts';
+
+export interface CompiledFilter<R extends Resource> {
+  /** The Prisma where input; `undefined` when there is no filter (missing, empty or only whitespace). */
+  readonly where: WhereFor<R> | undefined;
+  /** The filter used `in` or `nin`: REST responses then carry `Deprecation: true`. */
+  readonly deprecatedOperatorUsed: boolean;
+  /**
+   * Whether a condition anywhere in the filter names this field of the resource (with or without the
+   * `entity.` prefix; `investor__x` names the investor's `x`, not the entity's). Soft-deleted entities are
+   * hidden unless the filter names `deleted_at`.
+   */
+  namesField(name: string): boolean;
+}
+
+/**
+ * Parses, checks and translates a filter for one resource (ecosystems use `entities`). Throws AppError
+ * with FILTER_PARSE_ERROR, UNKNOWN_FILTER, UNSUPPORTED_OPERATOR or FILTER_VALIDATION_ERROR.
+ */
+export function compileFilter<R extends Resource>(resource: R, text: string | null | undefined): CompiledFilter<R> {
+  const ast = parseOptionalFilter(text);
+  if (!ast) return { where: undefined, deprecatedOperatorUsed: false, namesField: () => false };
+  const resolved = resolveFilter(ast, resource);
+  return {
+    where: toPrismaWhere(resolved),
+    deprecatedOperatorUsed: resolved.deprecatedOperatorUsed,
+    namesField: (name) => resolved.fieldNames.has(name),
+  };
+}
