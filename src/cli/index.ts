@@ -7,10 +7,12 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { CliUsageError, type CliContext, type Command } from './command.ts';
+import { importCommand } from './import.ts';
 import { migrateCommand } from './migrate.ts';
 import { printSchemaCommand } from './print-schema.ts';
+import { seedCommand } from './seed.ts';
 
-const COMMANDS: readonly Command[] = [migrateCommand, printSchemaCommand];
+const COMMANDS: readonly Command[] = [migrateCommand, importCommand, seedCommand, printSchemaCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));

@@ -1,0 +1,94 @@
+/**
+ * Columns that summarise other rows, recomputed from the rows themselves after every import and seed
+ * (never trusted from files):
+ * - entities.total_funding_usd: sum of the entity's rounds (acquisitions excluded: that money goes to
+ *   the sellers), entities.is_unicorn: a valuation, or a round's valuation_usd, of $1B or more;
+ * - investors.*: per investor over the rounds it joined (acquisitions excluded): investments_count,
+ *   lead_investments_count, portfolio_count (distinct companies), exits_count (portfolio companies with an
+ *   acquisition or IPO round), total_invested_usd (each round's amount split evenly among its investors);
+ * - investor profiles and entities.is_investor agree: a flagged entity gets a profile and vice versa.
+ * Each UPDATE touches only rows whose value changes, so a no-op recompute writes nothing.
+ */
+import type { SqlTx } from './sql/unnest.ts';
+
+const SYNC_INVESTOR_PROFILES = `
+INSERT INTO investors (id)
+SELECT e.id FROM entities e WHERE e.is_investor AND NOT EXISTS (SELECT 1 FROM investors i WHERE i.id = e.id);
+UPDATE entities e SET is_investor = true FROM investors i WHERE i.id = e.id AND NOT e.is_investor;`;
+
+const ENTITY_TOTALS = `
+WITH funding AS (
+  SELECT entity_id, SUM(amount_usd)::bigint AS total FROM funding_rounds
+   WHERE round_type <> 'acquisition' AND amount_usd IS NOT NULL GROUP BY entity_id
+), unicorns AS (
+  SELECT entity_id FROM valuations WHERE valuation_usd >= 1000000000
+  UNION SELECT entity_id FROM funding_rounds WHERE valuation_usd >= 1000000000
+), target AS (
+  SELECT e.id, COALESCE(f.total, 0) AS total, (u.entity_id IS NOT NULL) AS unicorn
+    FROM entities e LEFT JOIN funding f ON f.entity_id = e.id LEFT JOIN unicorns u ON u.entity_id = e.id
+)
+UPDATE entities e SET total_funding_usd = t.total, is_unicorn = t.unicorn
+  FROM target t
+ WHERE t.id = e.id AND (e.total_funding_usd, e.is_unicorn) IS DISTINCT FROM (t.total, t.unicorn);`;
+
+const INVESTOR_STATS = `
+WITH participation AS (
+  SELECT ri.investor_id, ri.is_lead, r.entity_id,
+         r.amount_usd / COUNT(*) OVER (PARTITION BY r.id) AS share
+    FROM round_investors ri JOIN funding_rounds r ON r.id = ri.round_id
+   WHERE r.round_type <> 'acquisition'
+), exited AS (
+  SELECT DISTINCT entity_id FROM funding_rounds WHERE round_type IN ('acquisition', 'ipo')
+), stats AS (
+  SELECT p.investor_id,
+         COALESCE(SUM(p.share), 0)::bigint AS total,
+         COUNT(*)::int AS investments,
+         COUNT(DISTINCT p.entity_id)::int AS portfolio,
+         COUNT(DISTINCT p.entity_id) FILTER (WHERE x.entity_id IS NOT NULL)::int AS exits,
+         COUNT(*) FILTER (WHERE p.is_lead)::int AS leads
+    FROM participation p LEFT JOIN exited x ON x.entity_id = p.entity_id
+   GROUP BY p.investor_id
+), target AS (
+  SELECT i.id, COALESCE(s.total, 0) AS total, COALESCE(s.investments, 0) AS investments,
+         COALESCE(s.portfolio, 0) AS portfolio, COALESCE(s.exits, 0) AS exits, COALESCE(s.leads, 0) AS leads
+    FROM investors i LEFT JOIN stats s ON s.investor_id = i.id
+)
+UPDATE investors i
+   SET total_invested_usd = t.total, investments_count = t.investments, portfolio_count = t.portfolio,
+       exits_count = t.exits, lead_investments_count = t.leads
+  FROM target t
+ WHERE t.id = i.id
+   AND (i.total_invested_usd, i.investments_count, i.portfolio_count, i.exits_count, i.lead_investments_count)
+       IS DISTINCT FROM (t.total, t.investments, t.portfolio, t.exits, t.leads);`;
+
+export async function recomputeDerived(tx: SqlTx): Promise<void> {
+  await tx.exec(SYNC_INVESTOR_PROFILES);
+  await tx.exec(ENTITY_TOTALS);
+  await tx.exec(INVESTOR_STATS);
+}
+
+/** Tables whose SERIAL id an import or seed may fill with explicit values. */
+export const SERIAL_TABLES = [
+  'locations',
+  'tags',
+  'entities',
+  'founders',
+  'founder_companies',
+  'founder_education',
+  'backgrounds',
+  'funding_rounds',
+  'valuations',
+  'news_articles',
+] as const;
+
+/** Moves the table's id sequence past its largest id, so the next default id is free. */
+export async function bumpSequence(tx: SqlTx, table: string): Promise<void> {
+  await tx.query(
+    `SELECT setval(pg_get_serial_sequence($1, 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`,
+    [table],
+  );
+}
+
+export async function bumpSequences(tx: SqlTx): Promise<void> {
+  for (const table of SERIAL_TABLES) await bumpSequence(tx, table);
+}

@@ -1,0 +1,122 @@
+import { uuidV5 } from '../../ids.ts';
+import type { EntityRecord, InvestorRecord } from '../schemas/entity.ts';
+import { type Column, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import { cityKey } from '../resolve/locations.ts';
+import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
+
+interface EntityRow {
+  id: number;
+  uuid: string;
+  slug: string;
+  type: string;
+  is_company: boolean;
+  is_investor: boolean;
+  is_university: boolean;
+  is_crowdfunding: boolean;
+  is_government: boolean;
+  is_non_profit: boolean;
+  is_founder: boolean;
+  name: string;
+  tagline: string;
+  image: string;
+  platform_url: string;
+  launch_year: number | null;
+  hq_country: string;
+  hq_city: string;
+  country_location_id: number | null;
+  city_location_id: number | null;
+  lat: number | null;
+  lon: number | null;
+  created_at: string | null;
+  updated_at: string | null;
+  deleted_at: string | null;
+}
+
+const ENTITY_COLUMNS: Column<EntityRow>[] = [
+  { name: 'id', type: 'int' },
+  { name: 'uuid', type: 'uuid' },
+  { name: 'slug', type: 'text' },
+  { name: 'type', type: 'text' },
+  { name: 'is_company', type: 'bool' },
+  { name: 'is_investor', type: 'bool' },
+  { name: 'is_university', type: 'bool' },
+  { name: 'is_crowdfunding', type: 'bool' },
+  { name: 'is_government', type: 'bool' },
+  { name: 'is_non_profit', type: 'bool' },
+  { name: 'is_founder', type: 'bool' },
+  { name: 'name', type: 'text' },
+  { name: 'tagline', type: 'text' },
+  { name: 'image', type: 'text' },
+  { name: 'platform_url', type: 'text' },
+  { name: 'launch_year', type: 'int' },
+  { name: 'hq_country', type: 'text' },
+  { name: 'hq_city', type: 'text' },
+  { name: 'country_location_id', type: 'int' },
+  { name: 'city_location_id', type: 'int' },
+  { name: 'lat', type: 'float8' },
+  { name: 'lon', type: 'float8' },
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'updated_at', type: 'timestamptz' },
+  { name: 'deleted_at', type: 'timestamptz' },
+];
+
+interface EntityTagRow {
+  entity_id: number;
+  tag_id: number;
+}
+
+const ENTITY_TAG_COLUMNS: Column<EntityTagRow>[] = [
+  { name: 'entity_id', type: 'int' },
+  { name: 'tag_id', type: 'int' },
+];
+
+export async function writeEntities(context: WriteContext, batch: readonly Parsed<EntityRecord>[]): Promise<void> {
+  const records = batch.map((item) => item.record);
+  const countries = await context.locations.countryIds(records.map((r) => r.hq_country));
+  const countryOf = (r: EntityRecord) => (r.hq_country ? (countries.get(r.hq_country) ?? null) : null);
+  const cities = await context.locations.cityIds(records.map((r) => ({ city: r.hq_city, countryId: countryOf(r) })));
+
+  const rows: EntityRow[] = records.map((r) => ({
+    ...r,
+    uuid: r.uuid ?? defaultUuid('entity', r.id),
+    slug: r.slug ?? `entity-${r.id}`,
+    country_location_id: countryOf(r),
+    city_location_id: r.hq_city ? (cities.get(cityKey(r.hq_city, countryOf(r))) ?? null) : null,
+  }));
+  await upsertById(context.tx, { table: 'entities', columns: ENTITY_COLUMNS, timestamps: { created: true, updated: true } }, rows);
+
+  const tagIds = await context.tags.resolve(records.flatMap((r) => r.tags));
+  let next = 0;
+  const tagRows = records.flatMap((r) => r.tags.map(() => ({ entity_id: r.id, tag_id: tagIds[next++] ?? 0 })));
+  await replaceChildren(
+    context.tx,
+    { table: 'entity_tags', parentColumn: 'entity_id', key: ['entity_id', 'tag_id'], columns: ENTITY_TAG_COLUMNS },
+    records.map((r) => r.id),
+    dedupe(tagRows, (row) => `${row.entity_id}:${row.tag_id}`),
+  );
+}
+
+/** An investor record makes its entity an investor; the profile's numbers are recomputed afterwards. */
+export async function writeInvestors(context: WriteContext, batch: readonly Parsed<InvestorRecord>[]): Promise<void> {
+  await assertReferencesExist(
+    context,
+    'entities',
+    batch.map((item) => ({ id: item.record.id, line: item.line, path: 'id' })),
+  );
+  const rows = batch.map((item) => ({ id: item.record.id }));
+  await insertRows(context.tx, 'investors', [{ name: 'id', type: 'int' }], rows, 'ON CONFLICT (id) DO NOTHING');
+  await context.tx.query(`UPDATE entities SET is_investor = true WHERE id = ANY($1::int[]) AND NOT is_investor`, [
+    rows.map((row) => row.id),
+  ]);
+}
+
+export function dedupe<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const row of rows) if (!seen.has(key(row))) seen.set(key(row), row);
+  return [...seen.values()];
+}
+
+/** Records without a uuid get one derived from their id, so re-importing them keeps it. */
+export function defaultUuid(kind: string, id: number): string {
+  return uuidV5(`${kind}:${id}`);
+}

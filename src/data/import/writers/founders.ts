@@ -1,0 +1,178 @@
+import type { FounderRecord } from '../schemas/founder.ts';
+import { type Column, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
+import { dedupe, defaultUuid } from './entities.ts';
+
+interface FounderRow {
+  id: number;
+  uuid: string;
+  slug: string;
+  name: string;
+  tagline: string;
+  image: string;
+  platform_url: string;
+  gender: string;
+  is_serial_founder: boolean;
+  is_super_founder: boolean;
+  is_promising_founder: boolean;
+  is_strong_founder: boolean;
+  launch_year: number | null;
+  hq_country: string;
+  hq_city: string;
+  location_country_id: number | null;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+const FOUNDER_COLUMNS: Column<FounderRow>[] = [
+  { name: 'id', type: 'int' },
+  { name: 'uuid', type: 'uuid' },
+  { name: 'slug', type: 'text' },
+  { name: 'name', type: 'text' },
+  { name: 'tagline', type: 'text' },
+  { name: 'image', type: 'text' },
+  { name: 'platform_url', type: 'text' },
+  { name: 'gender', type: 'text' },
+  { name: 'is_serial_founder', type: 'bool' },
+  { name: 'is_super_founder', type: 'bool' },
+  { name: 'is_promising_founder', type: 'bool' },
+  { name: 'is_strong_founder', type: 'bool' },
+  { name: 'launch_year', type: 'int' },
+  { name: 'hq_country', type: 'text' },
+  { name: 'hq_city', type: 'text' },
+  { name: 'location_country_id', type: 'int' },
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'updated_at', type: 'timestamptz' },
+];
+
+interface CompanyRow {
+  founder_id: number;
+  entity_id: number;
+  is_founder: boolean;
+  is_past: boolean;
+  raw_title: string;
+  year_start: number | null;
+  year_end: number | null;
+}
+
+const COMPANY_COLUMNS: Column<CompanyRow>[] = [
+  { name: 'founder_id', type: 'int' },
+  { name: 'entity_id', type: 'int' },
+  { name: 'is_founder', type: 'bool' },
+  { name: 'is_past', type: 'bool' },
+  { name: 'raw_title', type: 'text' },
+  { name: 'year_start', type: 'int' },
+  { name: 'year_end', type: 'int' },
+];
+
+interface EducationRow {
+  founder_id: number;
+  university_id: number;
+  degree: string;
+  year_start: number | null;
+  year_end: number | null;
+  /** JSON text: unnest cannot carry an array per row, so majors travel as JSON and are unpacked in SQL. */
+  majors: string;
+}
+
+export async function writeFounders(context: WriteContext, batch: readonly Parsed<FounderRecord>[]): Promise<void> {
+  await assertReferencesExist(context, 'entities', [
+    ...batch.flatMap(({ line, record }) =>
+      record.companies.map((c, i) => ({ id: c.entity_id, line, path: `companies[${i}].entity_id` })),
+    ),
+    ...batch.flatMap(({ line, record }) =>
+      record.education.map((e, i) => ({ id: e.university_id, line, path: `education[${i}].university_id` })),
+    ),
+  ]);
+  const records = batch.map((item) => item.record);
+  const countries = await context.locations.countryIds(records.map((r) => r.hq_country));
+  const rows: FounderRow[] = records.map((r) => ({
+    ...r,
+    uuid: r.uuid ?? defaultUuid('founder', r.id),
+    slug: r.slug ?? `founder-${r.id}`,
+    location_country_id: r.hq_country ? (countries.get(r.hq_country) ?? null) : null,
+  }));
+  await upsertById(context.tx, { table: 'founders', columns: FOUNDER_COLUMNS, timestamps: { created: true, updated: true } }, rows);
+
+  const ids = records.map((r) => r.id);
+  await writeFounderTaxonomy(context, records, ids);
+  await replaceChildren(
+    context.tx,
+    { table: 'founder_companies', parentColumn: 'founder_id', key: ['founder_id', 'entity_id'], columns: COMPANY_COLUMNS },
+    ids,
+    records.flatMap((r) => r.companies.map((c) => ({ ...c, founder_id: r.id }))),
+  );
+  await writeEducation(context, records, ids);
+}
+
+async function writeFounderTaxonomy(context: WriteContext, records: FounderRecord[], ids: number[]): Promise<void> {
+  const tagIds = await context.tags.resolve(records.flatMap((r) => r.tags));
+  let next = 0;
+  const tagRows = records.flatMap((r) => r.tags.map(() => ({ founder_id: r.id, tag_id: tagIds[next++] ?? 0 })));
+  await replaceChildren(
+    context.tx,
+    {
+      table: 'founder_tags',
+      parentColumn: 'founder_id',
+      key: ['founder_id', 'tag_id'],
+      columns: [
+        { name: 'founder_id', type: 'int' },
+        { name: 'tag_id', type: 'int' },
+      ],
+    },
+    ids,
+    dedupe(tagRows, (row) => `${row.founder_id}:${row.tag_id}`),
+  );
+
+  const backgroundIds = await context.backgrounds.resolve(records.flatMap((r) => r.backgrounds));
+  next = 0;
+  const backgroundRows = records.flatMap((r) =>
+    r.backgrounds.map(() => ({ founder_id: r.id, background_id: backgroundIds[next++] ?? 0 })),
+  );
+  await replaceChildren(
+    context.tx,
+    {
+      table: 'founder_backgrounds',
+      parentColumn: 'founder_id',
+      key: ['founder_id', 'background_id'],
+      columns: [
+        { name: 'founder_id', type: 'int' },
+        { name: 'background_id', type: 'int' },
+      ],
+    },
+    ids,
+    dedupe(backgroundRows, (row) => `${row.founder_id}:${row.background_id}`),
+  );
+}
+
+/**
+ * Education rows have no natural key (two degrees at one university are fine), so a founder's list is
+ * replaced as a whole, and only when it differs from the stored one: re-imports then write nothing.
+ */
+async function writeEducation(context: WriteContext, records: FounderRecord[], ids: number[]): Promise<void> {
+  const stored = await context.tx.query<{ founder_id: number; list: unknown }>(
+    `SELECT founder_id, json_agg(json_build_array(university_id, degree, year_start, year_end, majors) ORDER BY id) AS list
+       FROM founder_education WHERE founder_id = ANY($1::int[]) GROUP BY founder_id`,
+    [ids],
+  );
+  const storedLists = new Map(stored.map((row) => [row.founder_id, JSON.stringify(row.list)]));
+  const changed = records.filter((r) => {
+    const wanted = r.education.map((e) => [e.university_id, e.degree, e.year_start, e.year_end, e.majors]);
+    return (storedLists.get(r.id) ?? '[]') !== JSON.stringify(wanted);
+  });
+  if (changed.length === 0) return;
+  await context.tx.query(`DELETE FROM founder_education WHERE founder_id = ANY($1::int[])`, [changed.map((r) => r.id)]);
+  const rows: EducationRow[] = changed.flatMap((r) =>
+    r.education.map((e) => ({ ...e, founder_id: r.id, majors: JSON.stringify(e.majors) })),
+  );
+  if (rows.length === 0) return;
+  const columns: (keyof EducationRow)[] = ['founder_id', 'university_id', 'degree', 'year_start', 'year_end', 'majors'];
+  await context.tx.query(
+    `INSERT INTO founder_education (founder_id, university_id, degree, year_start, year_end, majors)
+     SELECT u.founder_id, u.university_id, u.degree, u.year_start, u.year_end,
+            ARRAY(SELECT jsonb_array_elements_text(u.majors::jsonb))
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[])
+         AS u(founder_id, university_id, degree, year_start, year_end, majors)`,
+    columns.map((column) => rows.map((row) => row[column])),
+  );
+}
