@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatabase, type Database } from './db/client.ts';
+import { databaseOptions, openDatabase, type Database } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { prepareDatabase } from './startup.ts';
@@ -23,11 +23,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.LOG_LEVEL });
 
-  const db = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
-    poolSize: config.DATABASE_POOL_SIZE,
-  });
+  const db = await openDatabase(databaseOptions(config));
   const applied = await migrate(db.sql);
   if (applied.length) logger.info({ applied }, 'applied migrations');
   await prepareDatabase({ config, db, logger });

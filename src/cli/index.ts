@@ -3,7 +3,7 @@
  * file only dispatches, opens the database on demand and closes it afterwards.
  */
 import { loadConfig, ConfigError } from '../config.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import { databaseOptions, openDatabase, type Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { CliUsageError, type CliContext, type Command } from './command.ts';
@@ -38,11 +38,7 @@ async function main(argv: string[]): Promise<number> {
     logger,
     print: (line) => process.stdout.write(`${line}\n`),
     database: async (options = {}) => {
-      db ??= await openDatabase({
-        url: config.DATABASE_URL,
-        dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
-        poolSize: 4,
-      });
+      db ??= await openDatabase({ ...databaseOptions(config), poolSize: 4 });
       if (options.migrate !== false) await migrate(db.sql);
       return db;
     },

@@ -4,11 +4,13 @@
  * of the service never asks which one it has.
  */
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
+import type { Config } from '../config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
@@ -47,6 +49,18 @@ function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseO
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', (event) => onQuery(event.query));
   return prisma as unknown as PrismaClient;
+}
+
+/**
+ * The configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/pglite
+ * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
+ */
+export function databaseOptions(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>,
+): DatabaseOptions {
+  return config.DATABASE_URL
+    ? { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+    : { dataDir: join(config.DATA_DIR, 'pglite') };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
