@@ -1,7 +1,10 @@
 /**
- * Starts the service: configuration, database (migrated, demo data if empty), HTTP, and a graceful
- * shutdown on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the database, exit 0).
+ * Starts the service: configuration, database (migrated, first key and demo data when new), HTTP, and
+ * a graceful shutdown on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the database,
+ * exit 0). With WEB_CONCURRENCY > 1 on PostgreSQL, the primary prepares the database once and forks
+ * that many workers sharing the port (node:cluster), so every core serves requests.
  */
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -10,10 +13,9 @@ import { migrate } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { prepareDatabase } from './startup.ts';
 
-async function main(): Promise<void> {
-  let config: Config;
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -21,13 +23,34 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
   const logger = createLogger({ level: config.LOG_LEVEL });
+  if (cluster.isWorker) {
+    await serve(config, await openDatabase(databaseOptions(config)), logger.child({ worker: cluster.worker?.id }));
+    return;
+  }
 
   const db = await openDatabase(databaseOptions(config));
   const applied = await migrate(db.sql);
   if (applied.length) logger.info({ applied }, 'applied migrations');
   await prepareDatabase({ config, db, logger });
 
+  const workers = db.kind === 'pglite' ? 1 : config.WEB_CONCURRENCY;
+  if (config.WEB_CONCURRENCY > 1 && workers === 1) {
+    logger.warn('WEB_CONCURRENCY needs DATABASE_URL: the embedded database is opened by one process only');
+  }
+  if (workers === 1) {
+    await serve(config, db, logger);
+    return;
+  }
+  await db.close();
+  superviseWorkers(workers, config, logger);
+}
+
+async function serve(config: Config, db: Database, logger: Logger): Promise<void> {
   const app = createApp({ config, db, logger });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info(
@@ -35,26 +58,61 @@ async function main(): Promise<void> {
       'listening',
     );
   });
-  installShutdown(server, db, config, logger);
-}
-
-function installShutdown(server: Server, db: Database, config: Config, logger: Logger): void {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
+  onShutdownSignal(logger, async () => {
     const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
     forced.unref();
     server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeServer(server);
     clearTimeout(forced);
     await db.close();
-    logger.info('stopped');
-    process.exit(0);
+  });
+}
+
+function superviseWorkers(count: number, config: Config, logger: Logger): void {
+  let stopping = false;
+  for (let index = 0; index < count; index += 1) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ worker: worker.id, code, signal }, 'worker died; starting another');
+    cluster.fork();
+  });
+  onShutdownSignal(logger, async () => {
+    stopping = true;
+    const exits = Object.values(cluster.workers ?? {}).map(
+      (worker) => new Promise<void>((resolve) => (worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()))),
+    );
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const deadline = setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+    }, config.SHUTDOWN_TIMEOUT_MS + 5_000);
+    deadline.unref();
+    await Promise.all(exits);
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', handle);
+  process.on('SIGINT', handle);
 }
 
 main().catch((error: unknown) => {

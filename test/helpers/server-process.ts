@@ -1,0 +1,66 @@
+// The service as a real process (src/main.ts), for tests of start-up, signals and several instances.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { testPostgresUrl } from './db.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface ServerProcess {
+  child: ChildProcess;
+  output(): string;
+  exit: Promise<number | null>;
+}
+
+export function startServerProcess(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-process-')),
+      LOAD_DEMO_DATA: 'false',
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exit };
+}
+
+export async function waitForOutput(server: ServerProcess, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!pattern.test(server.output())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${pattern}; output:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export const freePort = (): number => 20_000 + Math.floor(Math.random() * 20_000);
+
+/**
+ * A PostgreSQL database of its own on the test server (a server process uses the `public` schema of
+ * its database, so it cannot share one with other tests). Returns its URL and a function dropping it.
+ */
+export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `vda_scratch_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: testPostgresUrl() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(testPostgresUrl());
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
