@@ -3,6 +3,9 @@
  * Everything a request touches is created here and handed down; nothing reaches for globals.
  */
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import { createAuth } from './auth/index.ts';
+import { authorizeOperation } from './auth/authorize.ts';
+import { assertEveryRootFieldHasARule } from './auth/permissions.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError, internalError } from './errors.ts';
@@ -12,7 +15,7 @@ import { accessLog } from './http/access-log.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
-import { BODY_LIMIT, restRouter, sendError } from './rest/express.ts';
+import { BODY_LIMIT, restRouter, sendError, sendResponse } from './rest/express.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
@@ -27,23 +30,29 @@ export interface AppDependencies {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export function createApp({ config, db, logger }: AppDependencies): Express {
-  const schema = getSchema();
+/** The express app plus what it holds open (Redis for shared rate limits). */
+export type App = Express & { close(): Promise<void> };
 
-  const createContext = (transport: TransportContext): GraphQLContext => ({
+export function createApp({ config, db, logger }: AppDependencies): App {
+  const schema = getSchema();
+  assertEveryRootFieldHasARule(schema);
+  const auth = createAuth({ config, sql: db.sql, logger });
+
+  // Both transports build their context here, so both authenticate the same way (src/auth).
+  const createContext = async (transport: TransportContext): Promise<GraphQLContext> => ({
     prisma: db.prisma,
-    // Authentication plugs in here (issue 4): verify the token, build the principal.
-    principal: null,
+    principal: (await auth.authenticate(transport)).principal,
     requestId: transport.requestId,
     logger,
     responseHeaders: transport.responseHeaders,
   });
 
-  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext });
+  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: auth.graphqlPlugins });
   const handleRest = createRestHandler({
     routes,
     operations: loadOperations(schema),
     run: createOperationRunner(graphql),
+    authorize: (document, context) => authorizeOperation(document, context.principal),
     onUnexpectedError: (error, request) =>
       logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });
@@ -56,6 +65,17 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
 
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(db.sql));
+
+  // The token endpoint reads its body itself (form or JSON) and answers in RFC 6749's format.
+  app.all('/oauth/token', express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {
+    const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    const address = req.ip ?? req.socket.remoteAddress ?? '';
+    sendResponse(res, await auth.tokenEndpoint({
+      method: req.method, contentType: req.get('content-type'), body, authorization: req.get('authorization'), address,
+    }));
+  });
+  app.all('/.well-known/jwks.json', async (req, res) => sendResponse(res, await auth.jwks(req.method)));
+  app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.openIdConfiguration(req.method)));
 
   app.use('/graphql', (req, res, next) => {
     if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
@@ -79,7 +99,7 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   const onError: ErrorRequestHandler = (error: { type?: string; status?: number }, req, res, _next) => {
     if (error.type === 'entity.too.large') {
       sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
-    } else if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported') {
+    } else if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
       sendError(res, new AppError('VALIDATION_ERROR', 'The request body is not valid JSON', {
         details: [{ path: 'body', message: 'must be valid JSON' }],
       }));
@@ -90,5 +110,5 @@ export function createApp({ config, db, logger }: AppDependencies): Express {
   };
   app.use(onError);
 
-  return app;
+  return Object.assign(app, { close: () => auth.close() });
 }

@@ -19,6 +19,15 @@ export const REDACTED_PATHS = [
   '*.access_token',
   'password',
   '*.password',
+  '*.headers.authorization',
+  'clientSecret',
+  '*.clientSecret',
+  'accessToken',
+  '*.accessToken',
+  'secret_hash',
+  '*.secret_hash',
+  'private_jwk',
+  '*.private_jwk',
 ];
 
 export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {

@@ -64,6 +64,7 @@ async function serve(config: Config, db: Database, logger: Logger): Promise<void
     server.closeIdleConnections();
     await closeServer(server);
     clearTimeout(forced);
+    await app.close();
     await db.close();
   });
 }

@@ -1,7 +1,10 @@
 /**
  * What a start does to the database before serving: load the demo data set into an empty database
- * (LOAD_DEMO_DATA=false skips it). The first administrator key joins this step with issue 4.
+ * (LOAD_DEMO_DATA=false skips it), make sure a token signing key exists, and create the first
+ * administrator key (src/auth/first-admin.ts).
  */
+import { ensureFirstAdministrator } from './auth/first-admin.ts';
+import { ensureSigningKey } from './auth/signing-keys.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Logger } from './logger.ts';
@@ -13,6 +16,9 @@ export interface StartupDependencies {
 }
 
 export async function prepareDatabase({ config, db, logger }: StartupDependencies): Promise<void> {
+  // Generated on the first start (or taken from SIGNING_KEY_JWK), before the first token is asked for.
+  await ensureSigningKey(db.sql, config);
+  await ensureFirstAdministrator({ config, db, logger });
   if (config.LOAD_DEMO_DATA) {
     const { loadDemoDataIfEmpty } = await import('./data/demo.ts');
     await loadDemoDataIfEmpty(db, logger);

@@ -8,11 +8,22 @@ import { migrate } from '../db/migrate.ts';
 import { createLogger } from '../logger.ts';
 import { CliUsageError, type CliContext, type Command } from './command.ts';
 import { importCommand } from './import.ts';
+import { keyCreateCommand } from './key-create.ts';
+import { keysRotateSigningCommand } from './keys-rotate-signing.ts';
 import { migrateCommand } from './migrate.ts';
 import { printSchemaCommand } from './print-schema.ts';
 import { seedCommand } from './seed.ts';
+import { tokenUserCommand } from './token-user.ts';
 
-const COMMANDS: readonly Command[] = [migrateCommand, importCommand, seedCommand, printSchemaCommand];
+const COMMANDS: readonly Command[] = [
+  migrateCommand,
+  importCommand,
+  seedCommand,
+  keyCreateCommand,
+  tokenUserCommand,
+  keysRotateSigningCommand,
+  printSchemaCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));

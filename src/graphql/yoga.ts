@@ -8,6 +8,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { Logger } from '../logger.ts';
 import { createErrorMasker } from './mask-error.ts';
+import { useArmor } from './use-armor.ts';
 
 /** What each transport hands the pipeline about the HTTP request. */
 export interface TransportContext {
@@ -55,7 +56,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    plugins: [useResponseHeaders(), ...(options.plugins ?? [])],
+    plugins: [useResponseHeaders(), ...useArmor(), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error, message) => maskError(error, message),
     },

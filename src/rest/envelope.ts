@@ -46,3 +46,8 @@ export function recordEnvelope(data: Row, fields: Set<string> | undefined, what:
   if (!record) throw notFound(what);
   return { status: 200, body: { data: project([record], fields)[0] } };
 }
+
+/** A short, unpaged list: `{data: [...]}`. */
+export function itemsEnvelope(data: Row): RestResult {
+  return { status: 200, body: { data: data.items as Row[] } };
+}

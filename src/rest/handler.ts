@@ -122,7 +122,7 @@ function fromGraphQLError(error: GraphQLFormattedError | Error): AppError {
 function errorResponse(error: AppError): RestResponse {
   const body = toErrorEnvelope(error);
   body.error.details = body.error.details?.map((detail) =>
-    /^(query|path|body|header)\./.test(detail.path) ? detail : { ...detail, path: `query.${detail.path}` },
+    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `query.${detail.path}` },
   );
   if (!body.error.details) delete body.error.details;
   return [body, { status: error.status, headers: { ...error.headers } }];

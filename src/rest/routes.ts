@@ -3,8 +3,9 @@
  * request becomes variables and how the result becomes the response. No resource logic lives here;
  * the GraphQL resolvers hold it, so both transports answer alike.
  */
+import { parseApiKeyInput } from '../auth/api-keys.ts';
 import { validationError } from '../errors.ts';
-import { listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
+import { itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
 import { QueryReader, type RestRequest } from './request.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -70,7 +71,100 @@ function recordRoute(id: string, path: string, operation: string, what: string):
   };
 }
 
+/** `GET <path>`: a paged list without filter or sort (limit, offset, include_total). */
+function pageRoute(id: string, path: string, operation: string): Route {
+  return {
+    id,
+    method: 'GET',
+    path,
+    operation,
+    toVariables: (request) => {
+      const query = new QueryReader(request.query);
+      const variables = {
+        limit: query.integer('limit'),
+        offset: query.integer('offset'),
+        withTotal: query.boolean('include_total') ?? false,
+      };
+      query.done();
+      return variables;
+    },
+    toResult: (data, fields) => listEnvelope(data, fields),
+  };
+}
+
+/**
+ * `POST <path>`: the JSON body becomes the variables (`parseBody` throws VALIDATION_ERROR with
+ * `body.<field>` paths); the operation's `record` is returned as `{data}` with 201.
+ */
+function createRoute(
+  id: string,
+  path: string,
+  operation: string,
+  parseBody: (body: unknown, params: Record<string, string>) => Record<string, unknown>,
+): Route {
+  return {
+    id,
+    method: 'POST',
+    path,
+    operation,
+    toVariables: (request, params) => parseBody(request.body, params),
+    toResult: (data) => ({ status: 201, body: { data: data.record } }),
+  };
+}
+
+/** `DELETE <path>/{id}`: 204 without a body (the operation throws NOT_FOUND for a missing record). */
+function deleteRoute(id: string, path: string, operation: string): Route {
+  return {
+    id,
+    method: 'DELETE',
+    path,
+    operation,
+    toVariables: (_request, params) => ({ id: numericId(params) }),
+    toResult: () => ({ status: 204, body: undefined }),
+  };
+}
+
+/** `GET /api/filters/location/values?q=&limit=`: location ids for `location` filters. */
+const locationValuesRoute: Route = {
+  id: 'filters.locations',
+  method: 'GET',
+  path: '/api/filters/location/values',
+  operation: 'ListLocations',
+  toVariables: (request) => {
+    const query = new QueryReader(request.query);
+    const variables = { q: query.string('q'), limit: query.integer('limit') };
+    query.done();
+    return variables;
+  },
+  toResult: (data) => itemsEnvelope(data),
+};
+
+/** `GET /api/filters/{resource}`: what the resource's filter and sort accept. */
+const filterFieldsRoute: Route = {
+  id: 'filters.fields',
+  method: 'GET',
+  path: '/api/filters/{resource}',
+  operation: 'ListFilterFields',
+  toVariables: (_request, params) => ({ resource: params.resource }),
+  toResult: (data) => itemsEnvelope(data),
+};
+
 export const routes: readonly Route[] = [
   listRoute('entities.list', '/api/entities', 'ListEntities'),
   recordRoute('entities.get', '/api/entities/{id}', 'GetEntity', 'Entity'),
+  listRoute('investors.list', '/api/investors', 'ListInvestors'),
+  recordRoute('investors.get', '/api/investors/{id}', 'GetInvestor', 'Investor'),
+  listRoute('founders.list', '/api/founders', 'ListFounders'),
+  recordRoute('founders.get', '/api/founders/{id}', 'GetFounder', 'Founder'),
+  listRoute('transactions.list', '/api/transactions', 'ListTransactions'),
+  recordRoute('transactions.get', '/api/transactions/{id}', 'GetTransaction', 'Transaction'),
+  listRoute('valuations.list', '/api/valuations', 'ListValuations'),
+  recordRoute('valuations.get', '/api/valuations/{id}', 'GetValuation', 'Valuation'),
+  listRoute('news.list', '/api/news', 'ListNews'),
+  recordRoute('news.get', '/api/news/{id}', 'GetNews', 'News article'),
+  locationValuesRoute,
+  filterFieldsRoute,
+  pageRoute('api-keys.list', '/api/api-keys', 'ListApiKeys'),
+  createRoute('api-keys.create', '/api/api-keys', 'CreateApiKey', (body) => ({ ...parseApiKeyInput(body, 'body') })),
+  deleteRoute('api-keys.revoke', '/api/api-keys/{id}', 'RevokeApiKey'),
 ];

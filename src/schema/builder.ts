@@ -30,6 +30,8 @@ export const builder = new SchemaBuilder<{
 });
 
 builder.queryType({});
+// Resource files add mutations with builder.mutationFields (api-key.ts has the first ones).
+builder.mutationType({});
 
 /** The builder's resolved type parameters, for helpers that take refs of any resource. */
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

@@ -1,10 +1,17 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from './builder.ts';
 import { Founder } from './founder.ts';
-import { listType, parseWindow, type ListArgs } from './list.ts';
+import { listArgs, listType } from './list.ts';
+import { resolveList, type ListDefinition } from './list-query.ts';
 import { Tag } from './tag.ts';
 
-export const ENTITY_MAX_LIMIT = 500;
+export const ENTITY_LIST: ListDefinition<'entities'> = {
+  resource: 'entities',
+  typeName: 'Entity',
+  maxLimit: 500,
+  defaultSort: 'id',
+  // Soft-deleted entities stay hidden unless the filter asks about deletion (sync clients do).
+  scope: (filter) => (filter.namesField('deleted_at') ? undefined : { deleted_at: null }),
+};
 
 export const Entity = builder.prismaObject('Entity', {
   fields: (t) => ({
@@ -48,6 +55,10 @@ export const Entity = builder.prismaObject('Entity', {
       }),
       resolve: (entity) => entity.founder_roles.map((role) => role.founder),
     }),
+    // GraphQL-only: the derived figures filters use. Relations to rounds, valuations, news and
+    // investors are added by those resources' files (prismaObjectField), next to their types.
+    total_funding_usd: t.expose('total_funding_usd', { type: 'Money' }),
+    is_unicorn: t.exposeBoolean('is_unicorn'),
   }),
 });
 
@@ -56,29 +67,12 @@ const EntityList = listType('Entity', Entity);
 builder.queryFields((t) => ({
   entities: t.field({
     type: EntityList,
-    args: {
-      filter: t.arg.string(),
-      sort: t.arg.string(),
-      limit: t.arg.int(),
-      offset: t.arg.int(),
-      cursor: t.arg.string(),
-    },
-    resolve: async (_root, args: ListArgs, context, info) => {
-      const window = parseWindow(args, ENTITY_MAX_LIMIT);
-      const where = { deleted_at: null };
-      const query = queryFromInfo({ context, info, typeName: 'Entity', path: ['data'] });
-      const rows = await context.prisma.entity.findMany({
-        ...query,
-        where,
-        orderBy: [{ id: 'asc' }],
-        take: window.limit,
-        skip: window.offset,
-      });
-      return {
-        data: rows,
-        page: { ...window, next_cursor: null, count: () => context.prisma.entity.count({ where }) },
-      };
-    },
+    args: listArgs,
+    resolve: (_root, args, context, info) =>
+      resolveList(ENTITY_LIST, args, context, info, {
+        findMany: (query) => context.prisma.entity.findMany(query),
+        count: (query) => context.prisma.entity.count(query),
+      }),
   }),
   entity: t.prismaField({
     type: Entity,
@@ -88,4 +82,3 @@ builder.queryFields((t) => ({
       context.prisma.entity.findFirst({ ...query, where: { id: args.id, deleted_at: null } }),
   }),
 }));
-

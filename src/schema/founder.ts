@@ -1,4 +1,51 @@
 import { builder } from './builder.ts';
+import { listArgs, listType } from './list.ts';
+import { resolveList, type ListDefinition } from './list-query.ts';
+import { Tag } from './tag.ts';
+
+export const FOUNDER_LIST: ListDefinition<'founders'> = {
+  resource: 'founders',
+  typeName: 'Founder',
+  maxLimit: 500,
+  defaultSort: 'id',
+};
+
+/** A founder's role at an entity (spec: Founder.companies). */
+const FounderCompany = builder.prismaObject('FounderCompany', {
+  select: { id: true },
+  fields: (t) => ({
+    entity_id: t.exposeInt('entity_id'),
+    entity_name: t.string({ select: { entity: { select: { name: true } } }, resolve: (role) => role.entity.name }),
+    is_founder: t.exposeBoolean('is_founder'),
+    is_past: t.exposeBoolean('is_past'),
+    raw_title: t.exposeString('raw_title'),
+    year_start: t.exposeInt('year_start', { nullable: true }),
+    year_end: t.exposeInt('year_end', { nullable: true }),
+    entity: t.relation('entity'),
+  }),
+});
+
+const FounderEducation = builder.prismaObject('FounderEducation', {
+  select: { id: true },
+  fields: (t) => ({
+    university_id: t.exposeInt('university_id'),
+    university_name: t.string({
+      select: { university: { select: { name: true } } },
+      resolve: (education) => education.university.name,
+    }),
+    degree: t.exposeString('degree'),
+    year_start: t.exposeInt('year_start', { nullable: true }),
+    year_end: t.exposeInt('year_end', { nullable: true }),
+    majors: t.exposeStringList('majors'),
+  }),
+});
+
+const Background = builder.prismaObject('Background', {
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+  }),
+});
 
 export const Founder = builder.prismaObject('Founder', {
   fields: (t) => ({
@@ -9,5 +56,48 @@ export const Founder = builder.prismaObject('Founder', {
     image: t.exposeString('image'),
     platform_url: t.exposeString('platform_url'),
     gender: t.exposeString('gender'),
+    is_serial_founder: t.exposeBoolean('is_serial_founder'),
+    is_super_founder: t.exposeBoolean('is_super_founder'),
+    is_promising_founder: t.exposeBoolean('is_promising_founder'),
+    is_strong_founder: t.exposeBoolean('is_strong_founder'),
+    launch_year: t.exposeInt('launch_year', { nullable: true }),
+    hq_country: t.exposeString('hq_country'),
+    hq_city: t.exposeString('hq_city'),
+    tags: t.field({
+      type: [Tag],
+      select: (_args, _context, nestedSelection) => ({
+        tags: { select: { tag: nestedSelection(true) }, orderBy: { tag_id: 'asc' } },
+      }),
+      resolve: (founder) => founder.tags.map((link) => link.tag),
+    }),
+    education: t.relation('education', { type: FounderEducation, query: { orderBy: { id: 'asc' } } }),
+    companies: t.relation('companies', { type: FounderCompany, query: { orderBy: { id: 'asc' } } }),
+    backgrounds: t.field({
+      type: [Background],
+      select: (_args, _context, nestedSelection) => ({
+        backgrounds: { select: { background: nestedSelection(true) }, orderBy: { background_id: 'asc' } },
+      }),
+      resolve: (founder) => founder.backgrounds.map((link) => link.background),
+    }),
   }),
 });
+
+const FounderList = listType('Founder', Founder);
+
+builder.queryFields((t) => ({
+  founders: t.field({
+    type: FounderList,
+    args: listArgs,
+    resolve: (_root, args, context, info) =>
+      resolveList(FOUNDER_LIST, args, context, info, {
+        findMany: (query) => context.prisma.founder.findMany(query),
+        count: (query) => context.prisma.founder.count(query),
+      }),
+  }),
+  founder: t.prismaField({
+    type: Founder,
+    nullable: true,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) => context.prisma.founder.findUnique({ ...query, where: { id: args.id } }),
+  }),
+}));

@@ -6,6 +6,12 @@ import './list.ts';
 import './tag.ts';
 import './founder.ts';
 import './entity.ts';
+import './api-key.ts';
+import './investor.ts';
+import './transaction.ts';
+import './valuation.ts';
+import './news.ts';
+import './filters.ts';
 
 let schema: GraphQLSchema | undefined;
 

@@ -76,3 +76,12 @@ export function parseWindow(args: ListArgs, maxLimit: number): Window {
   if (details.length) throw validationError(details);
   return { limit, offset };
 }
+
+/** The arguments every list field takes, with the same meaning on both transports. */
+export const listArgs = builder.args((t) => ({
+  filter: t.string({ description: 'Filter expression, e.g. `and(launch_year[gte]:2015,hq_country:Germany)`' }),
+  sort: t.string({ description: 'Comma-separated fields, `-` for descending, e.g. `-launch_year,name`' }),
+  limit: t.int({ description: 'Records per page (default 25)' }),
+  offset: t.int({ description: 'Records to skip (default 0); not with `cursor`' }),
+  cursor: t.string({ description: '`page.next_cursor` of the previous page' }),
+}));

@@ -1,6 +1,6 @@
 // The real app on a real port against a test database: requests go over HTTP like a client's.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -35,12 +35,27 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   const logger: Logger = createLogger({ level: 'info', destination: sink });
-  const config = loadConfig({ PORT: '0', LOAD_DEMO_DATA: 'false', ...options.env });
-  const app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  // Listen first: PUBLIC_URL (the tokens' issuer and audience) must be the address clients use.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig({
+    PORT: '0',
+    LOAD_DEMO_DATA: 'false',
+    PUBLIC_URL: url,
+    // Tests fire requests faster than any client should; rate-limit tests set their own numbers.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    ...options.env,
+  });
+  let app: ReturnType<typeof createApp>;
+  try {
+    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  server.on('request', app);
   return {
     url,
     db,
@@ -50,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
       if (!options.db) await db.destroy();
     },
   };

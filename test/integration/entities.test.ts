@@ -1,11 +1,15 @@
 // Entities end to end over real HTTP: REST envelope, errors, and GraphQL on the same data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 
 let app: TestApp;
+// Every /api and /graphql request needs a token and the three headers.
+let auth: TestCredentials;
 
 beforeAll(async () => {
   app = await startTestApp();
+  auth = await createApiKeyAndToken(app, { permissions: ['read:entities'] });
   const tag = await app.db.prisma.tag.create({ data: { name: 'Fintech', type: 'industry' } });
   for (let i = 1; i <= 3; i += 1) {
     await app.db.prisma.entity.create({
@@ -35,7 +39,7 @@ afterAll(async () => {
 
 describe('GET /api/entities', () => {
   it('returns the list envelope with every spec field', async () => {
-    const response = await app.fetch('/api/entities?limit=2');
+    const response = await auth.fetch('/api/entities?limit=2');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json; charset=utf-8/);
     const body = await response.json();
@@ -60,7 +64,7 @@ describe('GET /api/entities', () => {
   });
 
   it('leaves soft-deleted entities out and counts only when asked', async () => {
-    const body = await (await app.fetch('/api/entities?include_total=true')).json();
+    const body = await (await auth.fetch('/api/entities?include_total=true')).json();
     expect(body.data.map((entity: { name: string }) => entity.name)).toEqual(['Company 1', 'Company 2']);
     expect(body.page.total).toBe(2);
   });
@@ -72,7 +76,7 @@ describe('GET /api/entities', () => {
     ['offset=-1', 'query.offset'],
     ['include_total=yes', 'query.include_total'],
   ])('rejects %s with a details row', async (query, path) => {
-    const response = await app.fetch(`/api/entities?${query}`);
+    const response = await auth.fetch(`/api/entities?${query}`);
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.error.code).toBe('VALIDATION_ERROR');
@@ -83,16 +87,16 @@ describe('GET /api/entities', () => {
 describe('GET /api/entities/{id}', () => {
   it('returns one record', async () => {
     const { id } = await app.db.prisma.entity.findFirstOrThrow({ where: { slug: 'company-2' } });
-    const response = await app.fetch(`/api/entities/${id}`);
+    const response = await auth.fetch(`/api/entities/${id}`);
     expect(response.status).toBe(200);
     expect((await response.json()).data).toMatchObject({ id, name: 'Company 2' });
   });
 
   it('is 400 for a non-numeric id and 404 for a missing one', async () => {
-    const bad = await app.fetch('/api/entities/abc');
+    const bad = await auth.fetch('/api/entities/abc');
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.id' }] });
-    const missing = await app.fetch('/api/entities/999999999');
+    const missing = await auth.fetch('/api/entities/999999999');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
   });
@@ -100,24 +104,24 @@ describe('GET /api/entities/{id}', () => {
 
 describe('transport rules', () => {
   it('is 404 for unknown paths and 405 with Allow for a wrong method', async () => {
-    expect((await app.fetch('/api/nothing-here')).status).toBe(404);
-    const wrong = await app.fetch('/api/entities', { method: 'DELETE' });
+    expect((await auth.fetch('/api/nothing-here')).status).toBe(404);
+    const wrong = await auth.fetch('/api/entities', { method: 'DELETE' });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET');
     expect((await wrong.json()).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('echoes a valid X-Request-Id and makes one up otherwise', async () => {
-    const echoed = await app.fetch('/api/entities', { headers: { 'X-Request-Id': 'abc-123' } });
+    const echoed = await auth.fetch('/api/entities', { headers: { 'X-Request-Id': 'abc-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('abc-123');
-    const made = await app.fetch('/api/entities', { headers: { 'X-Request-Id': 'bad id\twith tab' } });
+    const made = await auth.fetch('/api/entities', { headers: { 'X-Request-Id': 'bad id\twith tab' } });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
 describe('POST /graphql', () => {
   it('answers the nested entity query with the same records as REST', async () => {
-    const response = await app.fetch('/graphql', {
+    const response = await auth.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -132,7 +136,7 @@ describe('POST /graphql', () => {
   });
 
   it('reports list argument errors with a code', async () => {
-    const response = await app.fetch('/graphql', {
+    const response = await auth.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ entities(limit: 501) { data { id } } }' }),

@@ -1,14 +1,18 @@
 // Nested GraphQL selections become one SQL statement per level, never one per row (no N+1).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
 const statements: string[] = [];
 let app: TestApp;
+// Every /api and /graphql request needs a token and the three headers.
+let auth: TestCredentials;
 
 beforeAll(async () => {
   const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
   app = await startTestApp({ db });
+  auth = await createApiKeyAndToken(app, { permissions: ['read:entities'] });
   const tags = await Promise.all(
     ['AI', 'Fintech', 'Health'].map((name) => db.prisma.tag.create({ data: { name, type: 'industry' } })),
   );
@@ -36,7 +40,7 @@ afterAll(async () => {
 
 async function countStatements(query: string): Promise<{ count: number; body: { data?: unknown; errors?: unknown } }> {
   statements.length = 0;
-  const response = await app.fetch('/graphql', {
+  const response = await auth.fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query }),

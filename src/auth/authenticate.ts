@@ -1,0 +1,95 @@
+/**
+ * Authentication of one /api or /graphql request, in the contract's order: the three headers (400),
+ * the token (401), X-Client-Id against the token (400), the key not revoked (401), the rate limit (429).
+ * Permission checks come after, per operation (authorize.ts).
+ */
+import { AppError, type ErrorDetail } from '../errors.ts';
+import type { Identity } from './identity.ts';
+import { toIdentity } from './identity.ts';
+import type { KeyStatus } from './key-status.ts';
+import type { Principal } from './principal.ts';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
+import { invalidToken, type TokenVerifier } from './verify.ts';
+
+/** What a transport tells authentication about the request. */
+export interface AuthenticationRequest {
+  header(name: string): string | undefined;
+  /** The response-header bag of the transport (RateLimit-* go there). */
+  responseHeaders?: Headers;
+}
+
+export interface Authentication {
+  principal: Principal;
+  /** RateLimit-* headers for the response. */
+  responseHeaders: Readonly<Record<string, string>>;
+}
+
+export interface AuthenticatorDependencies {
+  verify: TokenVerifier;
+  keyStatus: KeyStatus;
+  rateLimiter: RateLimiter;
+  ensureOrganization(orgId: string): Promise<void>;
+}
+
+// RFC 6750 §2.1: "Bearer" 1*SP b64token.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+interface RequiredHeaders {
+  token: string;
+  clientId: string;
+}
+
+/** The three headers, every problem reported at once; User-Agent's message is the spec's. */
+export function readRequiredHeaders(request: AuthenticationRequest): RequiredHeaders {
+  const details: ErrorDetail[] = [];
+  const authorization = request.header('authorization');
+  const bearer = authorization === undefined ? null : BEARER.exec(authorization);
+  if (authorization === undefined || authorization.trim() === '') {
+    details.push({ path: 'header.authorization', message: 'The Authorization header is required for API key requests: Bearer <access token>' });
+  } else if (!bearer) {
+    details.push({ path: 'header.authorization', message: 'The Authorization header must be Bearer <access token>' });
+  }
+  if ((request.header('user-agent') ?? '').trim() === '') {
+    details.push({ path: 'header.user-agent', message: 'The User-Agent header is required for API key requests' });
+  }
+  const clientId = (request.header('x-client-id') ?? '').trim();
+  if (clientId === '') {
+    details.push({ path: 'header.x-client-id', message: 'The X-Client-Id header is required for API key requests' });
+  }
+  if (details.length) {
+    throw new AppError('VALIDATION_ERROR', details.map((detail) => detail.message).join('; '), { details });
+  }
+  return { token: bearer![1]!, clientId };
+}
+
+function checkClientId(identity: Identity, clientId: string): void {
+  if (!identity.acceptedClientIds.has(clientId)) {
+    throw new AppError('VALIDATION_ERROR', 'The X-Client-Id header does not match the client the token was issued to', {
+      details: [{ path: 'header.x-client-id', message: 'must equal the client id the access token was issued to' }],
+    });
+  }
+}
+
+export function createAuthenticator(deps: AuthenticatorDependencies): (request: AuthenticationRequest) => Promise<Authentication> {
+  return async (request) => {
+    const headers = readRequiredHeaders(request);
+    const identity = toIdentity(await deps.verify(headers.token));
+    checkClientId(identity, headers.clientId);
+    const { principal } = identity;
+    if (identity.isLocalApiKey) {
+      const state = await deps.keyStatus.check(principal.clientId);
+      if (state === 'revoked') throw invalidToken('The API key of this access token has been revoked');
+      if (state === 'unknown') throw invalidToken('The API key of this access token does not exist');
+    }
+    await deps.ensureOrganization(principal.orgId);
+    // Users of one application share its client id; each gets a bucket of their own.
+    const limit = await deps.rateLimiter.consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`);
+    const responseHeaders = rateLimitHeaders(limit);
+    if (!limit.allowed) {
+      throw new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${limit.retryAfterSeconds} s`, {
+        headers: { ...responseHeaders, 'Retry-After': String(limit.retryAfterSeconds) },
+      });
+    }
+    return { principal, responseHeaders };
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Checks an operation's root fields against the permission table before anything runs. The REST
+ * handler calls it before reading parameters; the GraphQL plugin calls it before execution, with the
+ * variables, so both transports refuse the same requests with the same error.
+ */
+import {
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
+import { AppError } from '../errors.ts';
+import { ANY_CALLER, ROOT_FIELD_RULES, type FieldRule, type Permission } from './permissions.ts';
+import type { Principal } from './principal.ts';
+
+const ROOT_TYPE_NAMES = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
+
+export interface RootField {
+  /** `Query.entities` */
+  key: string;
+  node: FieldNode;
+}
+
+export interface AuthorizeOptions {
+  /** Unknown (REST before parameters are read): rules that depend on a variable are left to execution. */
+  variables?: Readonly<Record<string, unknown>> | null | undefined;
+  operationName?: string | null | undefined;
+  rules?: Readonly<Record<string, FieldRule>>;
+}
+
+/** Throws FORBIDDEN naming what is missing; UNAUTHORIZED when there is no principal at all. */
+export function authorizeOperation(document: DocumentNode, principal: Principal | null, options: AuthorizeOptions = {}): void {
+  if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication is required', { headers: { 'WWW-Authenticate': 'Bearer' } });
+  const rules = options.rules ?? ROOT_FIELD_RULES;
+  const missing = new Set<string>();
+  for (const field of rootFields(document, options.operationName)) {
+    if (field.node.name.value.startsWith('__')) continue;
+    const rule = rules[field.key];
+    // Fail closed: a field nobody wrote a rule for is nobody's to call.
+    if (rule === undefined) throw new AppError('FORBIDDEN', `${field.key} has no permission rule`);
+    const needed = resolveRule(rule, field.node, options.variables);
+    if (needed && needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
+  }
+  if (missing.size) {
+    const list = [...missing].join(', ');
+    throw new AppError('FORBIDDEN', `This request needs the ${list} permission${missing.size > 1 ? 's' : ''}`);
+  }
+}
+
+/** The permission a field needs, or undefined while a variable it depends on is not known yet. */
+function resolveRule(
+  rule: FieldRule,
+  node: FieldNode,
+  variables: AuthorizeOptions['variables'],
+): Permission | typeof ANY_CALLER | undefined {
+  if (typeof rule === 'string') return rule;
+  const argument = node.arguments?.find((candidate) => candidate.name.value === rule.argument);
+  if (!argument) return rule.otherwise;
+  const value = literalValue(argument.value, variables);
+  if (value === DEFERRED) return undefined;
+  return (typeof value === 'string' ? rule.byValue[value] : undefined) ?? rule.otherwise;
+}
+
+const DEFERRED = Symbol('deferred');
+
+function literalValue(node: ValueNode, variables: AuthorizeOptions['variables']): unknown {
+  if (node.kind === Kind.VARIABLE) return variables ? variables[node.name.value] : DEFERRED;
+  if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
+  return undefined;
+}
+
+/**
+ * The root fields an operation selects, through fragments and inline fragments. Directives are not
+ * evaluated: a field under `@skip` still needs its permission (conservative on purpose).
+ */
+export function rootFields(document: DocumentNode, operationName?: string | null): RootField[] {
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const chosen = operationName ? operations.filter((operation) => operation.name?.value === operationName) : operations;
+  const fragments = new Map(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  // No match by name: check every operation rather than none (execution will reject the name anyway).
+  return (chosen.length ? chosen : operations).flatMap((operation) =>
+    collectFields(operation.selectionSet, fragments, new Set()).map((node) => ({
+      key: `${ROOT_TYPE_NAMES[operation.operation]}.${node.name.value}`,
+      node,
+    })),
+  );
+}
+
+function collectFields(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  visited: Set<string>,
+): FieldNode[] {
+  return selectionSet.selections.flatMap((selection): FieldNode[] => {
+    if (selection.kind === Kind.FIELD) return [selection];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return collectFields(selection.selectionSet, fragments, visited);
+    const name = selection.name.value;
+    const fragment = fragments.get(name);
+    if (!fragment || visited.has(name)) return [];
+    visited.add(name);
+    return collectFields(fragment.selectionSet, fragments, visited);
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Identity and access, assembled: token verification and the per-request authentication the context
+ * factory calls, the token endpoint, the well-known documents, and the GraphQL plugins. app.ts creates
+ * one per process and wires it to HTTP.
+ */
+import { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import type { SqlClient } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import { createAuthenticator, type Authentication, type AuthenticationRequest } from './authenticate.ts';
+import { createKeyStatus } from './key-status.ts';
+import { SigningKeyStore } from './key-store.ts';
+import { createOrganizationRegistry } from './organizations.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { createTokenEndpoint, type TokenHttpRequest, type TokenHttpResponse } from './token-endpoint.ts';
+import { createTokenGuard } from './token-guard.ts';
+import { useAuthenticateFirst, usePermissions, type AuthPlugin } from './use-auth.ts';
+import { createTokenVerifier } from './verify.ts';
+import { jwksResponse, openIdConfigurationResponse } from './well-known.ts';
+
+export interface Auth {
+  /** Authenticates a request once; later calls for the same request object share the result. */
+  authenticate(request: AuthenticationRequest): Promise<Authentication>;
+  readonly graphqlPlugins: AuthPlugin[];
+  tokenEndpoint(request: TokenHttpRequest): Promise<TokenHttpResponse>;
+  jwks(method: string): Promise<TokenHttpResponse>;
+  openIdConfiguration(method: string): TokenHttpResponse;
+  readonly keys: SigningKeyStore;
+  close(): Promise<void>;
+}
+
+export interface AuthDependencies {
+  config: Config;
+  sql: SqlClient;
+  logger: Logger;
+}
+
+function connectRedis(url: string, logger: Logger): Redis {
+  // No offline queue: while Redis is away, limiters fall back to memory instead of waiting.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  let lastWarning = 0;
+  redis.on('error', (error: unknown) => {
+    if (Date.now() - lastWarning < 60_000) return;
+    lastWarning = Date.now();
+    logger.warn({ err: error }, 'redis unavailable');
+  });
+  return redis;
+}
+
+export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
+  // One Redis may serve several deployments; their counters must not mix.
+  const keyPrefix = `vda:${config.PUBLIC_URL}:`;
+  const keys = new SigningKeyStore(sql, config, logger);
+  const keyStatus = createKeyStatus(sql, logger);
+  const authenticator = createAuthenticator({
+    verify: createTokenVerifier(config, keys),
+    keyStatus,
+    rateLimiter: createRateLimiter({
+      perSecond: config.RATE_LIMIT_PER_SECOND,
+      burst: config.RATE_LIMIT_BURST,
+      redis,
+      keyPrefix: `${keyPrefix}api:`,
+      logger,
+    }),
+    ensureOrganization: createOrganizationRegistry(sql),
+  });
+  const results = new WeakMap<object, Promise<Authentication>>();
+  const authenticate = (request: AuthenticationRequest): Promise<Authentication> => {
+    let result = results.get(request);
+    if (!result) {
+      result = authenticator(request).then((authentication) => {
+        // Every response to an authenticated request carries them, errors included.
+        for (const [name, value] of Object.entries(authentication.responseHeaders)) request.responseHeaders?.set(name, value);
+        return authentication;
+      });
+      results.set(request, result);
+    }
+    return result;
+  };
+  const guard = createTokenGuard({ redis, keyPrefix, logger });
+
+  return {
+    authenticate,
+    graphqlPlugins: [useAuthenticateFirst(authenticate), usePermissions()],
+    tokenEndpoint: createTokenEndpoint({ config, sql, keys, keyStatus, guard, logger }),
+    jwks: (method) => jwksResponse(keys, method),
+    openIdConfiguration: (method) => openIdConfigurationResponse(config, method),
+    keys,
+    close: async () => {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The auth hooks in the yoga/envelop pipeline:
+ * - authenticate as soon as the GraphQL parameters are known, before the query is parsed, so an
+ *   unauthenticated caller learns nothing from parse or validation errors (the context factory then
+ *   reuses the same result);
+ * - check the permission table over the operation's root fields before execution (REST operations
+ *   run through the same `execute`, so they are checked here too).
+ * RateLimit-* headers travel in the transport's `responseHeaders` bag, which yoga.ts copies.
+ */
+import type { Plugin } from 'graphql-yoga';
+import { findAppError, toGraphQLError } from '../errors.ts';
+import type { TransportContext } from '../graphql/yoga.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import type { Authentication, AuthenticationRequest } from './authenticate.ts';
+import { authorizeOperation } from './authorize.ts';
+
+type AuthenticateOnce = (request: AuthenticationRequest) => Promise<Authentication>;
+
+export type AuthPlugin = Plugin<GraphQLContext & TransportContext>;
+
+export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin {
+  return {
+    async onParams({ context }) {
+      // The yoga server context is the transport object app.ts passed in; the context factory
+      // receives the same object, so it reuses this result.
+      await authenticate(context as TransportContext);
+    },
+  };
+}
+
+export function usePermissions(): AuthPlugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as Partial<GraphQLContext>;
+      try {
+        authorizeOperation(args.document, context.principal ?? null, {
+          variables: args.variableValues ?? {},
+          operationName: args.operationName,
+        });
+      } catch (error) {
+        const appError = findAppError(error);
+        if (!appError) throw error;
+        setResultAndStopExecution({ errors: [toGraphQLError(appError)] });
+      }
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * `/.well-known/jwks.json` (public keys only: active keys and retired ones until their tokens expire)
+ * and `/.well-known/openid-configuration` (so OAuth/OIDC client libraries can discover the token
+ * endpoint and the keys). Pure functions returning `[body, init]`; app.ts binds them.
+ */
+import type { Config } from '../config.ts';
+import type { SigningKeyStore } from './key-store.ts';
+import { PERMISSIONS } from './permissions.ts';
+import { SIGNING_ALGORITHMS } from './signing-keys.ts';
+import type { TokenHttpResponse } from './token-endpoint.ts';
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+function methodNotAllowed(method: string, path: string): TokenHttpResponse | undefined {
+  if (READ_METHODS.has(method)) return undefined;
+  return [
+    { error: { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${path}` } },
+    { status: 405, headers: { Allow: 'GET, HEAD' } },
+  ];
+}
+
+export async function jwksResponse(keys: SigningKeyStore, method: string): Promise<TokenHttpResponse> {
+  const refused = methodNotAllowed(method, '/.well-known/jwks.json');
+  if (refused) return refused;
+  // Short enough that a rotation is picked up soon; verifiers refetch on an unknown kid anyway.
+  return [await keys.publicJwks(), { status: 200, headers: { 'Cache-Control': 'public, max-age=300' } }];
+}
+
+export function openIdConfiguration(config: Config): Record<string, unknown> {
+  return {
+    issuer: config.PUBLIC_URL,
+    jwks_uri: `${config.PUBLIC_URL}/.well-known/jwks.json`,
+    token_endpoint: `${config.PUBLIC_URL}/oauth/token`,
+    grant_types_supported: ['client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+    response_types_supported: ['token'],
+    subject_types_supported: ['public'],
+    scopes_supported: [...PERMISSIONS],
+    claims_supported: ['iss', 'sub', 'aud', 'iat', 'exp', 'jti', 'permissions', 'org_id', 'gty'],
+    id_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
+    access_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
+  };
+}
+
+export function openIdConfigurationResponse(config: Config, method: string): TokenHttpResponse {
+  const refused = methodNotAllowed(method, '/.well-known/openid-configuration');
+  if (refused) return refused;
+  return [openIdConfiguration(config), { status: 200, headers: { 'Cache-Control': 'public, max-age=3600' } }];
+}

@@ -1,0 +1,29 @@
+/**
+ * Limits that refuse abusive GraphQL documents during validation, before any resolver or database
+ * work (graphql-armor). Prepared REST operations are validated once at start-up and skip these.
+ * A refused document is a 400 VALIDATION_ERROR whose message names the limit.
+ */
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import type { Plugin } from 'graphql-yoga';
+
+export const GRAPHQL_LIMITS = Object.freeze({
+  /** entities → data → founders → companies → entity → tags → name is 7 deep. */
+  depth: 10,
+  aliases: 15,
+  /** Tokens in the document: parsing stops past this, so a huge query costs little. */
+  tokens: 2_000,
+  /** graphql-armor's cost: 2 per object, 1 per scalar, ×1.5 per level of depth. */
+  cost: 10_000,
+});
+
+export function useArmor(): Plugin[] {
+  return [
+    maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
+    maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, exposeLimits: true }),
+    maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, exposeLimits: true }),
+    costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, exposeLimits: true }),
+  ] as Plugin[];
+}

@@ -1,0 +1,66 @@
+/**
+ * What clients can filter and sort on, read from the filter registry (the same one that checks
+ * filters), and the look-up of location ids that `location` / `location_country` filters take.
+ */
+import { describeFilterFields, isResource, RESOURCES } from '../filter/index.ts';
+import { AppError, validationError } from '../errors.ts';
+import { builder } from './builder.ts';
+
+const FilterField = builder.objectRef<ReturnType<typeof describeFilterFields>[number]>('FilterField').implement({
+  description: 'A field the filter expression (and, when sortable, `sort`) accepts',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    type: t.exposeString('type', { description: 'int, number, money, bool, string, date, datetime, id_list or location' }),
+    operators: t.exposeStringList('operators'),
+    sortable: t.exposeBoolean('sortable'),
+    nullable: t.exposeBoolean('nullable', { description: 'Whether `eq`/`neq` accept `null`' }),
+    values_url: t.exposeString('values_url', { nullable: true, description: 'Where to look up the ids it takes' }),
+  }),
+});
+
+const Location = builder.prismaObject('Location', {
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    kind: t.exposeString('kind', { description: 'country or city' }),
+    country: t.string({
+      nullable: true,
+      description: "A city's country",
+      select: { parent: { select: { name: true } } },
+      resolve: (location) => location.parent?.name ?? null,
+    }),
+  }),
+});
+
+const MAX_LOCATIONS = 100;
+
+builder.queryFields((t) => ({
+  filters: t.field({
+    type: [FilterField],
+    args: { resource: t.arg.string({ required: true }) },
+    resolve: (_root, { resource }) => {
+      if (!isResource(resource)) {
+        throw new AppError('NOT_FOUND', `No filterable resource '${resource}'; resources: ${RESOURCES.join(', ')}`);
+      }
+      return describeFilterFields(resource);
+    },
+  }),
+  locations: t.prismaField({
+    type: [Location],
+    description: 'Countries and cities whose name starts with `q` (case-insensitive), countries first',
+    args: { q: t.arg.string(), limit: t.arg.int() },
+    resolve: (query, _root, args, context) => {
+      const limit = args.limit ?? 25;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOCATIONS) {
+        throw validationError([{ path: 'limit', message: `must be an integer from 1 to ${MAX_LOCATIONS}` }]);
+      }
+      const q = args.q?.trim();
+      return context.prisma.location.findMany({
+        ...query,
+        where: q ? { name: { startsWith: q, mode: 'insensitive' } } : {},
+        orderBy: [{ kind: 'desc' }, { name: 'asc' }, { id: 'asc' }], // 'country' sorts after 'city'
+        take: limit,
+      });
+    },
+  }),
+}));

@@ -1,0 +1,105 @@
+import { builder } from './builder.ts';
+import { Entity } from './entity.ts';
+import { listArgs, listType } from './list.ts';
+import { resolveList, type ListDefinition } from './list-query.ts';
+import { Tag } from './tag.ts';
+
+export const INVESTOR_LIST: ListDefinition<'investors'> = {
+  resource: 'investors',
+  typeName: 'Investor',
+  maxLimit: 500,
+  defaultSort: 'id',
+  scope: () => ({ entity: { deleted_at: null } }),
+};
+
+/** An investor profile; its id is its entity's id, and the descriptive fields are the entity's. */
+export const Investor = builder.prismaObject('Investor', {
+  select: { id: true },
+  fields: (t) => {
+    // The descriptive fields live on the investor's entity; each selects only its own column.
+    type EntityText = 'uuid' | 'name' | 'type' | 'image' | 'platform_url' | 'hq_country' | 'hq_city';
+    const ofEntity = (key: EntityText) =>
+      t.string({
+        select: { entity: { select: { [key]: true } } },
+        resolve: (investor) => (investor as unknown as { entity: Record<EntityText, string> }).entity[key],
+      });
+    return {
+      id: t.exposeInt('id'),
+      uuid: ofEntity('uuid'),
+      name: ofEntity('name'),
+      type: ofEntity('type'),
+      image: ofEntity('image'),
+      platform_url: ofEntity('platform_url'),
+      hq_country: ofEntity('hq_country'),
+      hq_city: ofEntity('hq_city'),
+      launch_year: t.int({
+        nullable: true,
+        select: { entity: { select: { launch_year: true } } },
+        resolve: (investor) => investor.entity.launch_year,
+      }),
+      total_invested_usd: t.expose('total_invested_usd', { type: 'Money' }),
+      investments_count: t.exposeInt('investments_count'),
+      portfolio_count: t.exposeInt('portfolio_count'),
+      exits_count: t.exposeInt('exits_count'),
+      lead_investments_count: t.exposeInt('lead_investments_count'),
+      tags: t.field({
+        type: [Tag],
+        select: (_args, _context, nestedSelection) => ({
+          entity: { select: { tags: { select: { tag: nestedSelection(true) }, orderBy: { tag_id: 'asc' } } } },
+        }),
+        resolve: (investor) => investor.entity.tags.map((link) => link.tag),
+      }),
+      entity: t.relation('entity'),
+      portfolio: t.field({
+        type: [Entity],
+        description: 'Entities this investor took part in a round of, once each',
+        select: (_args, _context, nestedSelection) => ({
+          rounds: { select: { round: { select: { entity: nestedSelection(true) } } }, orderBy: { round_id: 'asc' } },
+        }),
+        resolve: (investor) => uniqueById(investor.rounds.map((link) => link.round.entity)),
+      }),
+    };
+  },
+});
+
+export function uniqueById<T extends { id: number }>(records: T[]): T[] {
+  const seen = new Map<number, T>();
+  for (const record of records) if (!seen.has(record.id)) seen.set(record.id, record);
+  return [...seen.values()];
+}
+
+builder.prismaObjectField('Entity', 'investor_profile', (t) =>
+  t.relation('investor', { type: Investor, nullable: true, description: 'The investor profile, for investor entities' }),
+);
+
+builder.prismaObjectField('Entity', 'investors', (t) =>
+  t.field({
+    type: [Investor],
+    description: 'Investors in any of the entity\'s rounds, once each',
+    select: (_args, _context, nestedSelection) => ({
+      rounds: { select: { investors: { select: { investor: nestedSelection(true) } } }, orderBy: { id: 'asc' } },
+    }),
+    resolve: (entity) => uniqueById(entity.rounds.flatMap((round) => round.investors.map((link) => link.investor))),
+  }),
+);
+
+const InvestorList = listType('Investor', Investor);
+
+builder.queryFields((t) => ({
+  investors: t.field({
+    type: InvestorList,
+    args: listArgs,
+    resolve: (_root, args, context, info) =>
+      resolveList(INVESTOR_LIST, args, context, info, {
+        findMany: (query) => context.prisma.investor.findMany(query),
+        count: (query) => context.prisma.investor.count(query),
+      }),
+  }),
+  investor: t.prismaField({
+    type: Investor,
+    nullable: true,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) =>
+      context.prisma.investor.findFirst({ ...query, where: { id: args.id, entity: { deleted_at: null } } }),
+  }),
+}));

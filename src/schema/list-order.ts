@@ -1,0 +1,176 @@
+/**
+ * `sort=` and keyset cursors. The order always ends with `id`, so it is total: pages never overlap or
+ * skip. A cursor carries the sort and the last row's sort values, so the next page is a range scan from
+ * there ("after this row"), at constant cost however deep (PostgreSQL row comparison, via Prisma where).
+ */
+import { createHash } from 'node:crypto';
+import { sortableFields, type Resource, type SortableField, type ValueKind } from '../filter/index.ts';
+import { validationError } from '../errors.ts';
+
+export type Direction = 'asc' | 'desc';
+
+export interface SortKey {
+  field: SortableField<Resource>;
+  direction: Direction;
+}
+
+const SORT_PATTERN = /^-?\w+(,-?\w+)*$/;
+
+/** Parses `-launch_year,name`; unknown or unsortable fields are a 400 listing the sortable ones. */
+export function parseSort(resource: Resource, text: string | null | undefined, defaultSort: string): SortKey[] {
+  const source = text == null || text.trim() === '' ? defaultSort : text.trim();
+  if (!SORT_PATTERN.test(source)) {
+    throw validationError([{ path: 'sort', message: 'must be comma-separated field names, each optionally prefixed with -' }]);
+  }
+  const fields = sortableFields(resource);
+  const keys: SortKey[] = [];
+  for (const term of source.split(',')) {
+    const name = term.replace(/^-/, '');
+    const field = fields.get(name);
+    if (!field) {
+      throw validationError([
+        { path: 'sort', message: `cannot sort by '${name}'; sortable fields: ${[...fields.keys()].join(', ')}` },
+      ]);
+    }
+    if (keys.some((key) => key.field.name === name)) continue;
+    keys.push({ field, direction: term.startsWith('-') ? 'desc' : 'asc' });
+  }
+  if (!keys.some((key) => key.field.name === 'id')) keys.push({ field: fields.get('id')!, direction: 'asc' });
+  return keys;
+}
+
+export function sortSignature(keys: SortKey[]): string {
+  return keys.map((key) => `${key.direction === 'desc' ? '-' : ''}${key.field.name}`).join(',');
+}
+
+/** NULLs sort last ascending and first descending (PostgreSQL's default), stated so the keyset agrees. */
+export function toOrderBy(keys: SortKey[]): object[] {
+  return keys.map((key) => key.field.orderBy(key.direction, key.direction === 'asc' ? 'last' : 'first'));
+}
+
+// ───────────── cursors ─────────────
+
+type CursorValue = string | number | boolean | null;
+
+interface CursorPayload {
+  /** The sort the cursor was made for. */
+  s: string;
+  /** A digest of the filter, so a cursor is not silently reused under another filter. */
+  f: string;
+  /** The last row's value for each sort key. */
+  v: CursorValue[];
+}
+
+export function filterDigest(filter: string | null | undefined): string {
+  return createHash('sha256').update(filter?.trim() ?? '').digest('base64url').slice(0, 12);
+}
+
+function readPath(row: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((value, key) => (value == null ? value : (value as Record<string, unknown>)[key]), row);
+}
+
+function encodeValue(value: unknown): CursorValue {
+  if (value == null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return String(value); // Prisma Decimal
+}
+
+function decodeValue(value: CursorValue, kind: ValueKind): unknown {
+  if (value === null) return null;
+  switch (kind) {
+    case 'money':
+      return BigInt(value as string);
+    case 'date':
+    case 'datetime':
+      return new Date(value as string);
+    default:
+      return value;
+  }
+}
+
+export function encodeCursor(keys: SortKey[], filter: string | null | undefined, row: unknown): string {
+  const payload: CursorPayload = {
+    s: sortSignature(keys),
+    f: filterDigest(filter),
+    v: keys.map((key) => encodeValue(readPath(row, key.field.path))),
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64url');
+}
+
+/** Reads a cursor made by encodeCursor for the same sort and filter; anything else is a 400. */
+export function decodeCursor(cursor: string, keys: SortKey[], filter: string | null | undefined): unknown[] {
+  const invalid = (message: string) => validationError([{ path: 'cursor', message }]);
+  let payload: CursorPayload;
+  try {
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorPayload;
+  } catch {
+    throw invalid('is not a cursor this API issued');
+  }
+  if (!payload || !Array.isArray(payload.v) || payload.v.length !== keys.length || typeof payload.s !== 'string') {
+    throw invalid('is not a cursor this API issued');
+  }
+  if (payload.s !== sortSignature(keys)) throw invalid('was issued for another sort order; pass the same sort');
+  if (payload.f !== filterDigest(filter)) throw invalid('was issued for another filter; pass the same filter');
+  try {
+    return keys.map((key, index) => {
+      const value = decodeValue(payload.v[index] ?? null, key.field.kind);
+      if (value === null && !key.field.nullable) throw new Error('null for a non-null key');
+      if (value instanceof Date && Number.isNaN(value.getTime())) throw new Error('bad date');
+      return value;
+    });
+  } catch {
+    throw invalid('is not a cursor this API issued');
+  }
+}
+
+// ───────────── keyset condition ─────────────
+
+function atPath(path: readonly string[], condition: unknown): object {
+  return path.slice(0, -1).reduceRight<object>((inner, key) => ({ [key]: inner }), {
+    [path[path.length - 1]!]: condition,
+  });
+}
+
+const NOTHING = { id: { in: [] as number[] } };
+
+/**
+ * `key > value` (`gt`) or `key < value` (`lt`). Prisma's boolean filter has no gt/lt, so on a boolean
+ * key the one value beyond (false < true, as PostgreSQL orders them) is written with equals.
+ */
+function beyond(key: SortKey, op: 'gt' | 'lt', value: unknown): object {
+  if (key.field.kind !== 'bool') return atPath(key.field.path, { [op]: value });
+  const edge = op === 'gt' ? value === true : value === false;
+  return edge ? NOTHING : atPath(key.field.path, { equals: op === 'gt' });
+}
+
+/** Rows strictly after `value` on one key, in that key's direction (NULLs last asc, first desc). */
+function after(key: SortKey, value: unknown): object {
+  const { path, nullable } = key.field;
+  if (key.direction === 'asc') {
+    if (value === null) return NOTHING;
+    const greater = beyond(key, 'gt', value);
+    return nullable ? { OR: [greater, atPath(path, null)] } : greater;
+  }
+  if (value === null) return atPath(path, { not: null });
+  return beyond(key, 'lt', value);
+}
+
+/**
+ * `(k1, k2, ..., id) > (v1, v2, ..., vid)` in the list's order, as a Prisma where. Prisma cannot write a
+ * row comparison, so it is expanded into OR branches, plus a redundant range bound on the first key
+ * that lets PostgreSQL start an index range scan at the cursor instead of filtering from the top.
+ */
+export function keysetWhere(keys: SortKey[], values: unknown[]): object {
+  const branches = keys.map((key, index) => {
+    const equalities = keys.slice(0, index).map((earlier, j) => atPath(earlier.field.path, values[j]));
+    return { AND: [...equalities, after(key, values[index])] };
+  });
+  const [first] = keys;
+  const start = values[0];
+  // No range bound on a boolean first key: Prisma's boolean filter has no gte/lte (and two values gain nothing).
+  if (!first || start === null || first.field.nullable || first.field.kind === 'bool') return { OR: branches };
+  const bound = atPath(first.field.path, first.direction === 'asc' ? { gte: start } : { lte: start });
+  return { AND: [bound, { OR: branches }] };
+}

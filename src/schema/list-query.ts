@@ -1,0 +1,90 @@
+/**
+ * The one implementation of a list field: filter (src/filter), scope, sort with the id tie-breaker,
+ * offset or keyset cursor, the page object, and the nested selection from the GraphQL query so the
+ * rows come back with their relations in one batched statement per table.
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { compileFilter, type CompiledFilter, type Resource, type WhereFor } from '../filter/index.ts';
+import type { GraphQLContext } from './context.ts';
+import { parseWindow, type ListArgs, type ListShape } from './list.ts';
+import { decodeCursor, encodeCursor, keysetWhere, parseSort, toOrderBy, type SortKey } from './list-order.ts';
+
+export interface ListDefinition<R extends Resource> {
+  resource: R;
+  /** The GraphQL type of the rows (for the nested selection). */
+  typeName: string;
+  maxLimit: number;
+  /** `sort` when the client gives none, e.g. `id` or `-publish_date`. */
+  defaultSort: string;
+  /** Conditions always ANDed on (never merged into the client's filter), e.g. hiding soft-deleted rows. */
+  scope?(filter: CompiledFilter<R>): WhereFor<R> | undefined;
+}
+
+export interface ListLoader<Row> {
+  findMany(args: { where: object; orderBy: object[]; take: number; skip: number; select?: object; include?: object }): Promise<Row[]>;
+  count(args: { where: object }): Promise<number>;
+}
+
+type Selection = { select?: Record<string, unknown>; include?: Record<string, unknown> };
+
+/** Makes sure the rows carry every sort key, which the next cursor is made of. */
+function withSortKeys(query: Selection, keys: SortKey[]): Selection {
+  const select = query.select ? { ...query.select } : undefined;
+  const include = query.include ? { ...query.include } : undefined;
+  for (const { field } of keys) {
+    const [head, ...rest] = field.path;
+    if (rest.length === 0) {
+      if (select) select[head!] = true;
+      continue;
+    }
+    // Registry sort paths are a column or one to-one relation deep (an investor's entity.name).
+    if (rest.length > 1) throw new Error(`sort path ${field.path.join('.')} is deeper than one relation`);
+    const target = (select ?? include)!;
+    const existing = target[head!] as Selection | boolean | undefined;
+    if (existing === true || (typeof existing === 'object' && !existing.select)) continue;
+    const nested = typeof existing === 'object' ? existing : {};
+    target[head!] = { ...nested, select: { ...nested.select, [rest[0]!]: true } };
+  }
+  return select ? { select } : include ? { include } : {};
+}
+
+export async function resolveList<R extends Resource, Row>(
+  definition: ListDefinition<R>,
+  args: ListArgs,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+  loader: ListLoader<Row>,
+): Promise<ListShape<Row>> {
+  const window = parseWindow(args, definition.maxLimit);
+  const filter = compileFilter(definition.resource, args.filter);
+  if (filter.deprecatedOperatorUsed) context.responseHeaders.set('Deprecation', 'true');
+  const keys = parseSort(definition.resource, args.sort, definition.defaultSort);
+  const after = args.cursor != null ? decodeCursor(args.cursor, keys, args.filter) : undefined;
+
+  const conditions = [filter.where, definition.scope?.(filter)].filter((condition) => condition !== undefined);
+  const where = conditions.length === 1 ? conditions[0]! : { AND: conditions };
+  const query = withSortKeys(
+    queryFromInfo({ context, info, typeName: definition.typeName, path: ['data'] }) as Selection,
+    keys,
+  );
+  const rows = await loader.findMany({
+    ...query,
+    where: after ? { AND: [where, keysetWhere(keys, after)] } : where,
+    orderBy: toOrderBy(keys),
+    take: window.limit + 1,
+    skip: after ? 0 : window.offset,
+  });
+
+  const data = rows.slice(0, window.limit);
+  const hasMore = rows.length > window.limit;
+  return {
+    data,
+    page: {
+      limit: window.limit,
+      offset: after ? 0 : window.offset,
+      next_cursor: hasMore ? encodeCursor(keys, args.filter, data[data.length - 1]) : null,
+      count: () => loader.count({ where }),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { builder } from './builder.ts';
+import { Investor } from './investor.ts';
+import { listArgs, listType } from './list.ts';
+import { resolveList, type ListDefinition } from './list-query.ts';
+
+export const TRANSACTION_LIST: ListDefinition<'transactions'> = {
+  resource: 'transactions',
+  typeName: 'Transaction',
+  maxLimit: 2000,
+  defaultSort: 'id',
+};
+
+/** A round's investor as the transaction record shows it: `{id, name, is_lead}`, plus the profile. */
+const TransactionInvestor = builder.prismaObject('RoundInvestor', {
+  name: 'TransactionInvestor',
+  select: { investor_id: true },
+  fields: (t) => ({
+    id: t.exposeInt('investor_id'),
+    name: t.string({
+      select: { investor: { select: { entity: { select: { name: true } } } } },
+      resolve: (link) => link.investor.entity.name,
+    }),
+    is_lead: t.exposeBoolean('is_lead'),
+    investor: t.relation('investor', { type: Investor }),
+  }),
+});
+
+export const Transaction = builder.prismaObject('FundingRound', {
+  name: 'Transaction',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    entity: t.relation('entity'),
+    round_type: t.exposeString('round_type'),
+    amount_usd: t.expose('amount_usd', { type: 'Money', nullable: true }),
+    currency: t.exposeString('currency'),
+    date: t.expose('date', { type: 'Date' }),
+    valuation_usd: t.expose('valuation_usd', { type: 'Money', nullable: true }),
+    investors: t.relation('investors', {
+      type: TransactionInvestor,
+      query: { orderBy: [{ is_lead: 'desc' }, { investor_id: 'asc' }] },
+    }),
+    source_url: t.exposeString('source_url'),
+  }),
+});
+
+builder.prismaObjectField('Entity', 'rounds', (t) =>
+  t.relation('rounds', { type: Transaction, query: { orderBy: [{ date: 'desc' }, { id: 'asc' }] } }),
+);
+
+builder.prismaObjectField('Investor', 'rounds', (t) =>
+  t.field({
+    type: [Transaction],
+    select: (_args, _context, nestedSelection) => ({
+      rounds: { select: { round: nestedSelection(true) }, orderBy: { round_id: 'asc' } },
+    }),
+    resolve: (investor) => investor.rounds.map((link) => link.round),
+  }),
+);
+
+const TransactionList = listType('Transaction', Transaction);
+
+builder.queryFields((t) => ({
+  transactions: t.field({
+    type: TransactionList,
+    args: listArgs,
+    resolve: (_root, args, context, info) =>
+      resolveList(TRANSACTION_LIST, args, context, info, {
+        findMany: (query) => context.prisma.fundingRound.findMany(query),
+        count: (query) => context.prisma.fundingRound.count(query),
+      }),
+  }),
+  transaction: t.prismaField({
+    type: Transaction,
+    nullable: true,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) =>
+      context.prisma.fundingRound.findUnique({ ...query, where: { id: args.id } }),
+  }),
+}));

@@ -1,0 +1,46 @@
+import { builder } from './builder.ts';
+import { listArgs, listType } from './list.ts';
+import { resolveList, type ListDefinition } from './list-query.ts';
+
+export const VALUATION_LIST: ListDefinition<'valuations'> = {
+  resource: 'valuations',
+  typeName: 'Valuation',
+  maxLimit: 2000,
+  defaultSort: 'id',
+};
+
+export const Valuation = builder.prismaObject('Valuation', {
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    entity: t.relation('entity'),
+    valuation_usd: t.expose('valuation_usd', { type: 'Money' }),
+    date: t.expose('date', { type: 'Date' }),
+    source: t.exposeString('source'),
+    transaction_id: t.exposeInt('transaction_id', { nullable: true }),
+    transaction: t.relation('transaction', { nullable: true }),
+  }),
+});
+
+builder.prismaObjectField('Entity', 'valuations', (t) =>
+  t.relation('valuations', { type: Valuation, query: { orderBy: [{ date: 'desc' }, { id: 'asc' }] } }),
+);
+
+const ValuationList = listType('Valuation', Valuation);
+
+builder.queryFields((t) => ({
+  valuations: t.field({
+    type: ValuationList,
+    args: listArgs,
+    resolve: (_root, args, context, info) =>
+      resolveList(VALUATION_LIST, args, context, info, {
+        findMany: (query) => context.prisma.valuation.findMany(query),
+        count: (query) => context.prisma.valuation.count(query),
+      }),
+  }),
+  valuation: t.prismaField({
+    type: Valuation,
+    nullable: true,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) => context.prisma.valuation.findUnique({ ...query, where: { id: args.id } }),
+  }),
+}));
