@@ -4,7 +4,8 @@
  * with the request id and masked as INTERNAL_ERROR, so no stack, SQL or secret leaves the server.
  */
 import { GraphQLError } from 'graphql';
-import { AppError, findAppError, internalError, toGraphQLError } from '../errors.ts';
+import type { Plugin } from 'graphql-yoga';
+import { AppError, findAppError, internalError, STATUS_BY_CODE, toGraphQLError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 export function createErrorMasker(logger: Logger) {
@@ -23,5 +24,31 @@ export function createErrorMasker(logger: Logger) {
     }
     logger.error({ err: error, requestId }, 'unexpected error while executing GraphQL');
     return toGraphQLError(internalError());
+  };
+}
+
+/**
+ * GraphQL validation failures (unknown fields, wrong argument types, armor limits) are the client's
+ * bad input like any other: VALIDATION_ERROR with status 400, not yoga's own code with a 200.
+ */
+export function useValidationErrorCode(): Plugin {
+  return {
+    onValidate: () => ({ result, setResult }) => {
+      if (result.length === 0) return;
+      setResult(
+        result.map(
+          (error) =>
+            new GraphQLError(error.message, {
+              nodes: error.nodes,
+              source: error.source,
+              positions: error.positions,
+              path: error.path,
+              // spec: false keeps yoga from answering 200 for application/json, as GraphQL-over-HTTP
+              // allows; this API gives every bad input the status of its code.
+              extensions: { code: 'VALIDATION_ERROR', http: { status: STATUS_BY_CODE.VALIDATION_ERROR, spec: false } },
+            }),
+        ),
+      );
+    },
   };
 }

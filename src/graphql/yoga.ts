@@ -7,7 +7,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { Logger } from '../logger.ts';
-import { createErrorMasker } from './mask-error.ts';
+import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
 import { useArmor } from './use-armor.ts';
 
 /** What each transport hands the pipeline about the HTTP request. */
@@ -56,7 +56,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
-    plugins: [useResponseHeaders(), ...useArmor(), ...(options.plugins ?? [])],
+    plugins: [useResponseHeaders(), useValidationErrorCode(), ...useArmor(), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error, message) => maskError(error, message),
     },
