@@ -15,6 +15,7 @@ import { createRateLimiter } from './rate-limit.ts';
 import { createTokenEndpoint, type TokenHttpRequest, type TokenHttpResponse } from './token-endpoint.ts';
 import { createTokenGuard } from './token-guard.ts';
 import { useAuthenticateFirst, usePermissions, type AuthPlugin } from './use-auth.ts';
+import { withVerificationCache } from './verification-cache.ts';
 import { createTokenVerifier } from './verify.ts';
 import { jwksResponse, openIdConfigurationResponse } from './well-known.ts';
 
@@ -54,7 +55,7 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
   const keys = new SigningKeyStore(sql, config, logger);
   const keyStatus = createKeyStatus(sql, logger);
   const authenticator = createAuthenticator({
-    verify: createTokenVerifier(config, keys),
+    verify: withVerificationCache(createTokenVerifier(config, keys)),
     keyStatus,
     rateLimiter: createRateLimiter({
       perSecond: config.RATE_LIMIT_PER_SECOND,

@@ -14,6 +14,8 @@ export const ENTITY_LIST: ListDefinition<'entities'> = {
 };
 
 export const Entity = builder.prismaObject('Entity', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     uuid: t.exposeString('uuid'),

@@ -19,6 +19,8 @@ const FilterField = builder.objectRef<ReturnType<typeof describeFilterFields>[nu
 });
 
 const Location = builder.prismaObject('Location', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),

@@ -41,6 +41,8 @@ const FounderEducation = builder.prismaObject('FounderEducation', {
 });
 
 const Background = builder.prismaObject('Background', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
@@ -48,6 +50,8 @@ const Background = builder.prismaObject('Background', {
 });
 
 export const Founder = builder.prismaObject('Founder', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     uuid: t.exposeString('uuid'),

@@ -27,6 +27,8 @@ const NewsEntity = builder.prismaObject('NewsEntity', {
 });
 
 export const NewsArticle = builder.prismaObject('NewsArticle', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     url: t.exposeString('url'),
@@ -38,7 +40,11 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
     publish_date: t.expose('publish_date', { type: 'DateTime' }),
     language: t.exposeString('language'),
     // The spec types it as a string; it is stored as a number so filters compare it as one.
-    amount_usd: t.string({ nullable: true, resolve: (article) => article.amount_usd?.toString() ?? null }),
+    amount_usd: t.string({
+      nullable: true,
+      select: { amount_usd: true },
+      resolve: (article) => article.amount_usd?.toString() ?? null,
+    }),
     round_type: t.exposeString('round_type'),
     deal_date: t.expose('deal_date', { type: 'Date', nullable: true }),
     sector: t.exposeString('sector'),

@@ -26,6 +26,8 @@ const TransactionInvestor = builder.prismaObject('RoundInvestor', {
 });
 
 export const Transaction = builder.prismaObject('FundingRound', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   name: 'Transaction',
   fields: (t) => ({
     id: t.exposeInt('id'),

@@ -10,6 +10,8 @@ export const VALUATION_LIST: ListDefinition<'valuations'> = {
 };
 
 export const Valuation = builder.prismaObject('Valuation', {
+  // Only the queried fields are read: each exposed field adds its column to the selection.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeInt('id'),
     entity: t.relation('entity'),
