@@ -3,6 +3,7 @@
  * through a pg pool. Both give the same Prisma client and the same small raw-SQL interface, so the rest
  * of the service never asks which one it has.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -67,17 +68,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.url ? openPostgres(options.url, options) : openPglite(options);
 }
 
+const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
+
+/** One name per distinct statement text and parameter types. */
+function statementName(query: { sql: string; argTypes: readonly unknown[] }): string {
+  return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
+}
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Connections are retired after this many queries: that bounds the prepared statements each one
+    // accumulates (statement names below), since filters make the set of statement texts open-ended.
+    maxUses: PREPARED_STATEMENT_CONNECTION_USES,
     ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
-  const adapter = new PrismaPg(pool, schema ? { schema } : undefined);
+  // Named statements are parsed and planned once per connection, not on every request.
+  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: statementName });
   const prisma = createPrismaClient(adapter, options);
 
   const sql: SqlClient = {

@@ -1,0 +1,197 @@
+/**
+ * `npm run bench`: our server against a raw-pg baseline serving the same records, on the same seeded
+ * PostgreSQL database, in the same run, one process each, loaded by autocannon from this process.
+ *
+ * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench` database, created and
+ * seeded on first use), BENCH_ENTITIES (100000), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_WORKERS
+ * (our server's WEB_CONCURRENCY, default 1 like the baseline).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seedDatabase } from '../src/data/seed/index.ts';
+import { BASELINE_SQL, scenarios, type Scenario } from './scenarios.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench';
+const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** Our server's worker processes (WEB_CONCURRENCY); the baseline always runs one. */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+
+async function ensureDatabase(): Promise<void> {
+  const url = new URL(DATABASE_URL);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  await admin.end();
+}
+
+async function prepareData(): Promise<number[]> {
+  await ensureDatabase();
+  const db = await openDatabase({ url: DATABASE_URL, poolSize: 4 });
+  try {
+    await migrate(db.sql);
+    const [row] = await db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM entities');
+    if (Number(row!.n) !== ENTITIES) {
+      const started = Date.now();
+      console.log(`Seeding ${ENTITIES} entities...`);
+      await seedDatabase(db, { entities: ENTITIES, replace: true });
+      console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    await printPlans(db.sql);
+    const ids = await db.sql.query<{ id: number }>(
+      'SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 1000',
+    );
+    return ids.map((entry) => entry.id);
+  } finally {
+    await db.close();
+  }
+}
+
+async function printPlans(sql: { query<Row>(text: string, params?: unknown[]): Promise<Row[]> }): Promise<void> {
+  for (const [name, text] of Object.entries(BASELINE_SQL)) {
+    const plan = await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, name === 'byId' ? [1] : []);
+    const lines = plan.map((line) => line['QUERY PLAN']).filter((line) => /Scan|Limit|Sort/.test(line));
+    console.log(`\nEXPLAIN ${name}:\n  ${lines.slice(0, 6).join('\n  ')}`);
+  }
+}
+
+function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(join(ROOT, script), [], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.once('message', () => resolve(child));
+  });
+}
+
+async function waitUntilReady(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+async function startOurServer(port: number, clientId: string, clientSecret: string): Promise<ChildProcess> {
+  const child = fork(join(ROOT, 'src/main.ts'), [], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-bench-')),
+      LOAD_DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      ADMIN_CLIENT_ID: clientId,
+      ADMIN_CLIENT_SECRET: clientSecret,
+      // The benchmark measures serving, not the rate limiter's refusals.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      WEB_CONCURRENCY: String(WORKERS),
+    },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await waitUntilReady(`http://127.0.0.1:${port}`);
+  return child;
+}
+
+async function obtainHeaders(url: string, clientId: string, clientSecret: string): Promise<Record<string, string>> {
+  const response = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: url }),
+  });
+  if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
+  const { access_token: token } = (await response.json()) as { access_token: string };
+  return {
+    authorization: `Bearer ${token}`,
+    'x-client-id': clientId,
+    'user-agent': 'venture-data-api-bench/1.0 (bench@example.org)',
+    'content-type': 'application/json',
+  };
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, request: Scenario['ours'], headers: Record<string, string>, seconds: number): Promise<Measurement> {
+  const result = await autocannon({
+    url: `${url}${request.path}`,
+    method: request.method,
+    body: request.body,
+    headers,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function report(rows: { scenario: string; ours: Measurement; baseline: Measurement }[]): void {
+  const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
+  console.log(`\n${ENTITIES} entities, ${CONNECTIONS} connections, ${SECONDS} s per run, our server ${WORKERS} process(es), baseline 1\n`);
+  console.log(`${'scenario'.padEnd(26)}${'ours req/s'.padStart(11)}${'base req/s'.padStart(11)}${'ratio'.padStart(8)}` +
+    `${'ours p50'.padStart(10)}${'base p50'.padStart(10)}${'ours p99'.padStart(10)}${'base p99'.padStart(10)}`);
+  for (const { scenario, ours, baseline } of rows) {
+    console.log(`${scenario.padEnd(26)}${format(ours.rps)}  ${format(baseline.rps)}${format(ours.rps / baseline.rps, 2).slice(1)}` +
+      `${format(ours.p50, 1)} ${format(baseline.p50, 1)} ${format(ours.p99, 1)} ${format(baseline.p99, 1)}`);
+    if (ours.errors || baseline.errors) console.log(`  errors: ours ${ours.errors}, baseline ${baseline.errors}`);
+  }
+  console.log('\nratio = our throughput / baseline throughput (1.00 = as fast as hand-written SQL); latencies in ms');
+}
+
+async function main(): Promise<void> {
+  const ids = await prepareData();
+  const clientId = 'bench-admin';
+  const clientSecret = `vds_${randomBytes(32).toString('base64url')}`;
+  const ours = await startOurServer(4811, clientId, clientSecret);
+  const baseline = await start('bench/baseline-server.ts', { PORT: '4812', DATABASE_URL });
+  try {
+    const ourUrl = 'http://127.0.0.1:4811';
+    const headers = await obtainHeaders(ourUrl, clientId, clientSecret);
+    const rows = [];
+    for (const scenario of scenarios(ids)) {
+      const baselineRequest = { method: 'GET' as const, path: scenario.baseline };
+      await load(ourUrl, scenario.ours, headers, 2); // warm-up: JIT, pools, plan caches
+      await load('http://127.0.0.1:4812', baselineRequest, {}, 2);
+      const oursResult = await load(ourUrl, scenario.ours, headers, SECONDS);
+      const baselineResult = await load('http://127.0.0.1:4812', baselineRequest, {}, SECONDS);
+      rows.push({ scenario: scenario.name, ours: oursResult, baseline: baselineResult });
+    }
+    report(rows);
+  } finally {
+    ours.kill('SIGTERM');
+    baseline.kill('SIGTERM');
+  }
+}
+
+await main();
