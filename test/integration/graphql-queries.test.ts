@@ -69,3 +69,15 @@ it('adds exactly one count statement when the total is selected', async () => {
   const withTotal = await countStatements('{ entities(limit: 5) { data { id } page { total } } }');
   expect(withTotal.count).toBe(without.count + 1);
 });
+
+it('answers a 3-level query (entity → founders → companies → entity) over 25 rows in one statement', async () => {
+  const { count, body } = await countStatements(
+    '{ entities(limit: 25) { data { name founders { name companies { entity { name tags { name } } } } } } }',
+  );
+  expect(body.errors).toBeUndefined();
+  const entities = (body.data as { entities: { data: { name: string; founders: { companies: { entity: { name: string } }[] }[] }[] } }).entities.data;
+  expect(entities).toHaveLength(25);
+  // Each founder's company is the entity we started from: the nesting really went three levels down.
+  expect(entities.every((entity) => entity.founders[0]!.companies[0]!.entity.name === entity.name)).toBe(true);
+  expect(count).toBe(1);
+});
