@@ -12,6 +12,7 @@ import { AppError, internalError } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
+import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
@@ -27,8 +28,6 @@ export interface AppDependencies {
   db: Pick<Database, 'prisma' | 'sql'>;
   logger: Logger;
 }
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The express app plus what it holds open (Redis for shared rate limits). */
 export type App = Express & { close(): Promise<void> };
@@ -60,8 +59,11 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  const metrics = createMetrics();
   app.use(requestId);
+  app.use(metrics.observe);
   app.use(accessLog(logger));
+  app.get('/metrics', metrics.handler);
 
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(db.sql));
@@ -77,11 +79,9 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   app.all('/.well-known/jwks.json', async (req, res) => sendResponse(res, await auth.jwks(req.method)));
   app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.openIdConfiguration(req.method)));
 
-  app.use('/graphql', (req, res, next) => {
-    if (Number(req.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-      sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
-      return;
-    }
+  // JSON bodies are read here, with the 1 MiB limit however they are sent (chunked too); yoga takes
+  // the parsed body as it is.
+  app.use('/graphql', express.json({ limit: BODY_LIMIT }), (req, res, next) => {
     const transport: TransportContext = {
       requestId: res.locals.requestId as string,
       header: (name) => req.get(name),

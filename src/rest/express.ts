@@ -45,7 +45,10 @@ export function restRouter(handle: (request: RestRequest) => Promise<RestRespons
   });
   router.use(express.json({ limit: BODY_LIMIT, strict: false }));
   router.use(async (req, res) => {
-    sendResponse(res, await handle(toRestRequest(req, res.locals.requestId as string)));
+    const request = toRestRequest(req, res.locals.requestId as string);
+    const response = await handle(request);
+    res.locals.endpoint = request.endpoint;
+    sendResponse(res, response);
   });
   return router;
 }

@@ -91,6 +91,7 @@ async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, 
   }
 
   const { candidate, match } = found;
+  request.endpoint = `${candidate.route.method} ${candidate.route.path}`;
   const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodeURIComponent(match![index + 1]!)]));
   const run = await options.run(request);
   options.authorize?.(candidate.document, run.context);

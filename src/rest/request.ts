@@ -12,6 +12,8 @@ export interface RestRequest {
   header(name: string): string | undefined;
   /** Headers added while serving the request; the handler puts them on the response. */
   responseHeaders: Headers;
+  /** Set by the handler once a route matches: its template, e.g. `GET /api/entities/{id}`. */
+  endpoint?: string;
 }
 
 /** Reads query parameters as text, collecting every problem before failing (one detail per parameter). */
