@@ -51,7 +51,7 @@ export function createApp({ config, db, logger }: AppDependencies): App {
     routes,
     operations: loadOperations(schema),
     run: createOperationRunner(graphql),
-    authorize: (document, context) => authorizeOperation(document, context.principal),
+    authorize: (document, context) => authorizeOperation(document, context.principal, { schema }),
     onUnexpectedError: (error, request) =>
       logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });

@@ -1,11 +1,16 @@
 /**
- * Checks an operation's root fields against the permission table before anything runs. The REST
+ * Checks an operation against the permission tables before anything runs: its root fields against
+ * ROOT_FIELD_RULES, and every field it reaches on a resource's type against TYPE_RULES. The REST
  * handler calls it before reading parameters; the GraphQL plugin calls it before execution, with the
  * variables, so both transports refuse the same requests with the same error.
  */
 import {
   Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
   type DocumentNode,
+  type GraphQLSchema,
   type FieldNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
@@ -13,7 +18,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { AppError } from '../errors.ts';
-import { ANY_CALLER, ROOT_FIELD_RULES, type FieldRule, type Permission } from './permissions.ts';
+import { ANY_CALLER, ROOT_FIELD_RULES, TYPE_RULES, type FieldRule, type Permission } from './permissions.ts';
 import type { Principal } from './principal.ts';
 
 const ROOT_TYPE_NAMES = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
@@ -29,6 +34,8 @@ export interface AuthorizeOptions {
   variables?: Readonly<Record<string, unknown>> | null | undefined;
   operationName?: string | null | undefined;
   rules?: Readonly<Record<string, FieldRule>>;
+  /** With the schema, fields below the root are checked against TYPE_RULES too. */
+  schema?: GraphQLSchema;
 }
 
 /** Throws FORBIDDEN naming what is missing; UNAUTHORIZED when there is no principal at all. */
@@ -44,10 +51,34 @@ export function authorizeOperation(document: DocumentNode, principal: Principal 
     const needed = resolveRule(rule, field.node, options.variables);
     if (needed && needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
   }
+  if (options.schema) {
+    for (const needed of typePermissions(document, options.schema)) {
+      if (!principal.permissions.has(needed)) missing.add(needed);
+    }
+  }
   if (missing.size) {
     const list = [...missing].join(', ');
     throw new AppError('FORBIDDEN', `This request needs the ${list} permission${missing.size > 1 ? 's' : ''}`);
   }
+}
+
+/**
+ * The permissions the fields of `document` need by the type they are on (TYPE_RULES). Every
+ * definition is walked, unused fragments too: conservative, like the root check.
+ */
+function typePermissions(document: DocumentNode, schema: GraphQLSchema): Set<Permission> {
+  const needed = new Set<Permission>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: (node) => {
+        const rule = TYPE_RULES[typeInfo.getParentType()?.name ?? ''];
+        if (rule && !rule.summary.includes(node.name.value) && !node.name.value.startsWith('__')) needed.add(rule.permission);
+      },
+    }),
+  );
+  return needed;
 }
 
 /** The permission a field needs, or undefined while a variable it depends on is not known yet. */

@@ -107,6 +107,21 @@ export const ROOT_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   'Mutation.revokeApiKey': ANY_CALLER,
 };
 
+/**
+ * Below the root, a resource's type needs that resource's read permission wherever a query reaches it
+ * (entity → rounds → investors ...), so a relation never shows what the resource's own path would
+ * refuse. The summary fields other records embed are the exception: a round's `entity {id name}` and
+ * an entity's `founders {id name image platform_url}` come with the embedding record.
+ */
+export const TYPE_RULES: Readonly<Record<string, { permission: Permission; summary: readonly string[] }>> = {
+  Entity: { permission: 'read:entities', summary: ['id', 'name'] },
+  Founder: { permission: 'read:founders', summary: ['id', 'name', 'image', 'platform_url'] },
+  Investor: { permission: 'read:investors', summary: [] },
+  Transaction: { permission: 'read:transactions', summary: [] },
+  Valuation: { permission: 'read:valuations', summary: [] },
+  NewsArticle: { permission: 'read:news', summary: [] },
+};
+
 const ROOT_TYPES = ['Query', 'Mutation', 'Subscription'] as const;
 
 /** Every root field of `schema` that has no row (introspection fields excepted). */

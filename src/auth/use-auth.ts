@@ -36,6 +36,7 @@ export function usePermissions(): AuthPlugin {
         authorizeOperation(args.document, context.principal ?? null, {
           variables: args.variableValues ?? {},
           operationName: args.operationName,
+          schema: args.schema,
         });
       } catch (error) {
         const appError = findAppError(error);
