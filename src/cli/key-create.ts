@@ -1,8 +1,7 @@
 /** `key:create`: an API key from the command line (e.g. for a first integration); prints the secret once. */
-import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/api-keys.ts';
 import { parsePermissionList } from '../auth/permissions.ts';
-import { CliUsageError, type Command } from './command.ts';
+import { asUsageError, CliUsageError, parseOptions, type Command } from './command.ts';
 
 export const keyCreateCommand: Command = {
   name: 'key:create',
@@ -33,27 +32,17 @@ export const keyCreateCommand: Command = {
 };
 
 function readOptions(args: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { name: { type: 'string' }, permissions: { type: 'string' }, org: { type: 'string' }, json: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const values = parseOptions(args, {
+    name: { type: 'string' },
+    permissions: { type: 'string' },
+    org: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   const name = values.name?.trim();
   if (!name || name.length > 200) throw new CliUsageError('--name is required (1 to 200 characters)');
   if (!values.org?.trim()) throw new CliUsageError('--org is required');
   if (!values.permissions) throw new CliUsageError('--permissions is required (comma-separated)');
-  let permissions;
-  try {
-    permissions = parsePermissionList(values.permissions);
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const permissions = asUsageError(() => parsePermissionList(values.permissions!));
   if (permissions.length === 0) throw new CliUsageError('--permissions must name at least one permission');
   return { name, orgId: values.org.trim(), permissions, json: values.json ?? false };
 }

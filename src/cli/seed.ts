@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { createProgressReporter } from '../data/progress-reporter.ts';
 import { DEFAULT_SEED, seedDatabase, SeedRefusedError } from '../data/seed/index.ts';
-import { CliUsageError, type Command } from './command.ts';
+import { CliUsageError, parseOptions, type Command } from './command.ts';
 
 const DEFAULT_ENTITIES = 10_000;
 
@@ -18,17 +17,11 @@ export const seedCommand: Command = {
   usage: 'seed [--entities N] [--seed S] [--replace]',
   summary: `Fill an empty database with synthetic data (default ${DEFAULT_ENTITIES} entities; --replace clears reference data first)`,
   run: async (args, context) => {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: { entities: { type: 'string' }, seed: { type: 'string' }, replace: { type: 'boolean', default: false } },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, {
+      entities: { type: 'string' },
+      seed: { type: 'string' },
+      replace: { type: 'boolean', default: false },
+    });
     const entities = positiveInteger('entities', values.entities, DEFAULT_ENTITIES);
     const seed = positiveInteger('seed', values.seed, DEFAULT_SEED);
     const db = await context.database();

@@ -2,11 +2,10 @@
  * `token:user`: a user token signed with the service's own key, for local use where no identity
  * provider is configured. Send it with `X-Client-Id: <the user id>`.
  */
-import { parseArgs } from 'node:util';
 import { SigningKeyStore } from '../auth/key-store.ts';
 import { parsePermissionList } from '../auth/permissions.ts';
 import { issueAccessToken } from '../auth/tokens.ts';
-import { CliUsageError, type Command } from './command.ts';
+import { asUsageError, CliUsageError, parseOptions, type Command } from './command.ts';
 
 export const tokenUserCommand: Command = {
   name: 'token:user',
@@ -29,24 +28,10 @@ export const tokenUserCommand: Command = {
 };
 
 function readOptions(args: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { user: { type: 'string' }, org: { type: 'string' }, permissions: { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  const values = parseOptions(args, { user: { type: 'string' }, org: { type: 'string' }, permissions: { type: 'string' } });
   const user = values.user?.trim();
   const org = values.org?.trim();
   if (!user || user.length > 256) throw new CliUsageError('--user is required (the user id, at most 256 characters)');
   if (!org) throw new CliUsageError('--org is required');
-  try {
-    return { user, org, permissions: parsePermissionList(values.permissions ?? '') };
-  } catch (error) {
-    throw new CliUsageError((error as Error).message);
-  }
+  return { user, org, permissions: asUsageError(() => parsePermissionList(values.permissions ?? '')) };
 }
