@@ -87,7 +87,8 @@ export function createApp({ config, db, logger }: AppDependencies): App {
       header: (name) => req.get(name),
       responseHeaders: new Headers(),
     };
-    graphql.handle(req, res, transport).catch(next);
+    // handle() answers some requests (the GraphiQL page) synchronously and returns no promise.
+    Promise.resolve(graphql.handle(req, res, transport)).catch(next);
   });
 
   app.use('/api', restRouter(handleRest));
@@ -97,6 +98,11 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   });
 
   const onError: ErrorRequestHandler = (error: { type?: string; status?: number }, req, res, _next) => {
+    if (res.headersSent) {
+      // Too late for an error response: record it and let the connection finish what it sent.
+      logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'error after the response was sent');
+      return;
+    }
     if (error.type === 'entity.too.large') {
       sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
     } else if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {

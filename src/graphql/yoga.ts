@@ -3,6 +3,7 @@
  * prepared operations through the same envelop pipeline (run-operation.ts), so masking, context and
  * every plugin apply to both transports alike.
  */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -40,6 +41,9 @@ const GRAPHIQL_HEADERS = JSON.stringify(
   2,
 );
 
+/** An empty icon: the renderer's default points at an external host. */
+const GRAPHIQL_FAVICON = 'data:,';
+
 const GRAPHIQL_QUERY = `# Set the Authorization and X-Client-Id headers below, then run:
 {
   entities(limit: 2) {
@@ -63,6 +67,9 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     graphiql: options.graphiql
       ? { title: 'Venture Data API', defaultQuery: GRAPHIQL_QUERY, headers: GRAPHIQL_HEADERS, shouldPersistHeaders: true }
       : false,
+    // GraphiQL's assets come inlined from the package, not from a CDN: the page works on networks
+    // that cannot reach the internet, as a self-hosted service must.
+    renderGraphiQL: (graphiql) => renderGraphiQL({ ...graphiql, favicon: GRAPHIQL_FAVICON }),
     context: (initial) => options.createContext(initial),
   });
 }
