@@ -4,7 +4,7 @@
  * the GraphQL resolvers hold it, so both transports answer alike.
  */
 import { parseApiKeyInput } from '../auth/api-keys.ts';
-import { validationError } from '../errors.ts';
+import { AppError, validationError } from '../errors.ts';
 import { itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
 import { QueryReader, type RestRequest } from './request.ts';
 
@@ -24,15 +24,22 @@ export interface Route {
   toResult(data: Record<string, unknown>, fields: Set<string> | undefined): RestResult;
 }
 
-const NUMERIC_ID = /^\d{1,9}$/;
+const NUMERIC_ID = /^\d+$/;
 
-/** A path id as the contract says: `^\d+$` (and small enough to be an id), else 400. */
+const MAX_ID = 2_147_483_647;
+
+/**
+ * A path id as the contract says: `^\d+$`, else 400. Digits beyond the id range are a well-formed id
+ * that no record has, so they are 404 like any other missing one.
+ */
 export function numericId(params: Record<string, string>, name = 'id'): number {
   const value = params[name] ?? '';
-  if (!NUMERIC_ID.test(value) || Number(value) > 2_147_483_647) {
+  if (!NUMERIC_ID.test(value)) {
     throw validationError([{ path: `path.${name}`, message: 'must be a positive integer id' }]);
   }
-  return Number(value);
+  const id = Number(value);
+  if (id > MAX_ID) throw new AppError('NOT_FOUND', `No record with id ${value}`);
+  return id;
 }
 
 /** `GET <path>`: a filtered, sorted, paged list. */

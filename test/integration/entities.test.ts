@@ -99,6 +99,9 @@ describe('GET /api/entities/{id}', () => {
     const missing = await auth.fetch('/api/entities/999999999');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    // Well-formed (^\d+$) but beyond any id: still a missing record, not a bad request.
+    expect((await auth.fetch('/api/entities/99999999999999999999')).status).toBe(404);
+    for (const bad of ['-1', '1.5', '1e3', '%20']) expect((await auth.fetch(`/api/entities/${bad}`)).status, bad).toBe(400);
   });
 });
 
