@@ -42,8 +42,11 @@ export function numericId(params: Record<string, string>, name = 'id'): number {
   return id;
 }
 
-/** `GET <path>`: a filtered, sorted, paged list. */
-function listRoute(id: string, path: string, operation: string): Route {
+/**
+ * `GET <path>`: a paged list (limit, offset, include_total); a searchable one also takes filter, sort
+ * and cursor.
+ */
+function listRoute(id: string, path: string, operation: string, { searchable = true } = {}): Route {
   return {
     id,
     method: 'GET',
@@ -52,11 +55,9 @@ function listRoute(id: string, path: string, operation: string): Route {
     toVariables: (request) => {
       const query = new QueryReader(request.query);
       const variables = {
-        filter: query.string('filter'),
-        sort: query.string('sort'),
+        ...(searchable ? { filter: query.string('filter'), sort: query.string('sort'), cursor: query.string('cursor') } : {}),
         limit: query.integer('limit'),
         offset: query.integer('offset'),
-        cursor: query.string('cursor'),
         withTotal: query.boolean('include_total') ?? false,
       };
       query.done();
@@ -65,6 +66,10 @@ function listRoute(id: string, path: string, operation: string): Route {
     toResult: (data, fields) => listEnvelope(data, fields),
   };
 }
+
+/** `GET <path>`: a paged list without filter or sort. */
+const pageRoute = (id: string, path: string, operation: string): Route =>
+  listRoute(id, path, operation, { searchable: false });
 
 /** `GET <path>/{id}`: one record, 404 when the operation returns null. */
 function recordRoute(id: string, path: string, operation: string, what: string): Route {
@@ -75,27 +80,6 @@ function recordRoute(id: string, path: string, operation: string, what: string):
     operation,
     toVariables: (_request, params) => ({ id: numericId(params) }),
     toResult: (data, fields) => recordEnvelope(data, fields, what),
-  };
-}
-
-/** `GET <path>`: a paged list without filter or sort (limit, offset, include_total). */
-function pageRoute(id: string, path: string, operation: string): Route {
-  return {
-    id,
-    method: 'GET',
-    path,
-    operation,
-    toVariables: (request) => {
-      const query = new QueryReader(request.query);
-      const variables = {
-        limit: query.integer('limit'),
-        offset: query.integer('offset'),
-        withTotal: query.boolean('include_total') ?? false,
-      };
-      query.done();
-      return variables;
-    },
-    toResult: (data, fields) => listEnvelope(data, fields),
   };
 }
 
