@@ -12,10 +12,12 @@ import { AppError, internalError } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
+import { createDocsHandlers } from './http/docs.ts';
 import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
+import { buildOpenApiDocument } from './openapi/index.ts';
 import { BODY_LIMIT, restRouter, sendError, sendResponse } from './rest/express.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { loadOperations } from './rest/operations.ts';
@@ -47,9 +49,10 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   });
 
   const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: auth.graphqlPlugins });
+  const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
-    operations: loadOperations(schema),
+    operations,
     run: createOperationRunner(graphql),
     authorize: (document, context) => authorizeOperation(document, context.principal, { schema }),
     onUnexpectedError: (error, request) =>
@@ -67,6 +70,11 @@ export function createApp({ config, db, logger }: AppDependencies): App {
 
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(db.sql));
+
+  // The API's description, generated from the route table and the schema; public like the schema.
+  const docs = createDocsHandlers(buildOpenApiDocument({ schema, operations, routes, config }));
+  app.all('/openapi.json', docs.document);
+  app.use('/docs', docs.site);
 
   // The token endpoint reads its body itself (form or JSON) and answers in RFC 6749's format.
   app.all('/oauth/token', express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {

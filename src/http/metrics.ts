@@ -14,7 +14,17 @@ export interface Metrics {
 }
 
 /** Paths served outside the REST route table, which stand for themselves. */
-const FIXED_ENDPOINTS = new Set(['/graphql', '/oauth/token', '/.well-known/jwks.json', '/.well-known/openid-configuration', '/healthz', '/readyz', '/metrics']);
+const FIXED_ENDPOINTS = new Set([
+  '/graphql',
+  '/oauth/token',
+  '/.well-known/jwks.json',
+  '/.well-known/openid-configuration',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/openapi.json',
+  '/docs',
+]);
 
 export function createMetrics(): Metrics {
   // A registry per app, so several apps in one process (tests) do not share series.
@@ -32,7 +42,8 @@ export function createMetrics(): Metrics {
     observe: (req, res, next) => {
       const stop = duration.startTimer();
       res.on('finish', () => {
-        const path = req.baseUrl + req.path;
+        // /docs serves its page and assets beneath one mount: they count as one endpoint.
+        const path = req.baseUrl === '/docs' ? '/docs' : req.baseUrl + req.path;
         const endpoint =
           (res.locals.endpoint as string | undefined) ?? (FIXED_ENDPOINTS.has(path) ? `${req.method} ${path}` : 'unmatched');
         stop({ endpoint, status: String(res.statusCode) });

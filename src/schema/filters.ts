@@ -34,7 +34,7 @@ const Location = builder.prismaObject('Location', {
   }),
 });
 
-const MAX_LOCATIONS = 100;
+export const LOCATION_LOOKUP_MAX_LIMIT = 100;
 
 builder.queryFields((t) => ({
   filters: t.field({
@@ -53,8 +53,8 @@ builder.queryFields((t) => ({
     args: { q: t.arg.string(), limit: t.arg.int() },
     resolve: (query, _root, args, context) => {
       const limit = args.limit ?? 25;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOCATIONS) {
-        throw validationError([{ path: 'limit', message: `must be an integer from 1 to ${MAX_LOCATIONS}` }]);
+      if (!Number.isInteger(limit) || limit < 1 || limit > LOCATION_LOOKUP_MAX_LIMIT) {
+        throw validationError([{ path: 'limit', message: `must be an integer from 1 to ${LOCATION_LOOKUP_MAX_LIMIT}` }]);
       }
       const q = args.q?.trim();
       return context.prisma.location.findMany({

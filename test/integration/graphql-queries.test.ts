@@ -13,7 +13,7 @@ let auth: TestCredentials;
 beforeAll(async () => {
   const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
   app = await startTestApp({ db });
-  auth = await createApiKeyAndToken(app, { permissions: ['read:entities'] });
+  auth = await createApiKeyAndToken(app, { permissions: ['read:entities', 'read:founders'] });
   const tags = await Promise.all(
     ['AI', 'Fintech', 'Health'].map((name) => db.prisma.tag.create({ data: { name, type: 'industry' } })),
   );

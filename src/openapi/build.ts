@@ -1,0 +1,141 @@
+/**
+ * The OpenAPI 3.1 document, generated at start-up from the sources of truth: paths and methods from
+ * the REST route table, records from the GraphQL selections of the routes' operations, permissions
+ * from ROOT_FIELD_RULES, list limits from the list definitions, error codes from STATUS_BY_CODE.
+ * Nothing here is maintained by hand except the few paths no table describes (fixed-paths.ts).
+ */
+import { readFileSync } from 'node:fs';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from '../config.ts';
+import type { PreparedOperations } from '../rest/operations.ts';
+import type { HttpMethod, Route } from '../rest/routes.ts';
+import { FIXED_SCHEMAS, fixedPaths } from './fixed-paths.ts';
+import { scopeDescriptions } from './permissions.ts';
+import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
+import { routeOperation } from './route-operation.ts';
+import type { HttpVerb, JsonSchema, OpenApiDocument, ParameterObject, PathItem, SecuritySchemeObject } from './types.ts';
+
+export interface OpenApiSources {
+  schema: GraphQLSchema;
+  operations: PreparedOperations;
+  routes: readonly Route[];
+  config: Config;
+}
+
+const VERBS: Readonly<Record<HttpMethod, HttpVerb>> = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' };
+
+const HEADER_PARAMETERS: Record<string, ParameterObject> = {
+  UserAgent: {
+    name: 'User-Agent',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+    description: 'Names the client, e.g. `my-script/1.0 (me@example.org)`; required for API key requests',
+  },
+  ClientId: {
+    name: 'X-Client-Id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+    description: 'The client id the access token was issued to (its `sub`)',
+  },
+};
+
+interface RestPaths {
+  paths: Record<string, PathItem>;
+  /** Permission → the `METHOD /path`s that need it, for the OAuth2 scope descriptions. */
+  usedBy: Map<string, string[]>;
+  schemas: Map<string, JsonSchema>;
+}
+
+function restPaths({ schema, operations, routes }: OpenApiSources): RestPaths {
+  const paths: Record<string, PathItem> = {};
+  const usedBy = new Map<string, string[]>();
+  const schemas = new Map<string, JsonSchema>();
+  for (const route of routes) {
+    const document = operations.get(route.operation);
+    if (!document) throw new Error(`OpenAPI: route ${route.id} names unknown operation ${route.operation}`);
+    const { operation, permission } = routeOperation(route, document, schema, schemas);
+    (paths[route.path] ??= {})[VERBS[route.method]] = operation;
+    for (const name of permission.permissions) usedBy.set(name, [...(usedBy.get(name) ?? []), `${route.method} ${route.path}`]);
+  }
+  for (const [path, item] of Object.entries(paths)) {
+    const allow = routes.filter((route) => route.path === path).map((route) => route.method).join(', ');
+    item.description = `Other methods: 405 \`METHOD_NOT_ALLOWED\` with \`Allow: ${allow}\`.`;
+  }
+  return { paths, usedBy, schemas };
+}
+
+function securitySchemes(config: Config, usedBy: ReadonlyMap<string, string[]>): Record<string, SecuritySchemeObject> {
+  return {
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'An access token from `POST /oauth/token`, or from the configured identity provider',
+    },
+    oauth2: {
+      type: 'oauth2',
+      description: 'Client credentials of an API key; scopes are the permissions a token carries',
+      // AUTH_URL is where clients get tokens (PUBLIC_URL unless an external provider issues them).
+      flows: { clientCredentials: { tokenUrl: `${config.AUTH_URL}/oauth/token`, scopes: scopeDescriptions(usedBy) } },
+    },
+    clientBasic: {
+      type: 'http',
+      scheme: 'basic',
+      description: 'client_id and client_secret, form-urlencoded (RFC 6749 §2.3.1); `/oauth/token` only',
+    },
+  };
+}
+
+/** Components by name; two sources defining one name is a start-up error, never a silent override. */
+function mergeSchemas(...sources: Record<string, JsonSchema>[]): Record<string, JsonSchema> {
+  const merged: Record<string, JsonSchema> = {};
+  for (const [name, schema] of sources.flatMap((source) => Object.entries(source))) {
+    if (name in merged) throw new Error(`OpenAPI: two schemas are named ${name}`);
+    merged[name] = schema;
+  }
+  return merged;
+}
+
+interface PackageInfo {
+  version: string;
+  description: string;
+  license: string;
+}
+
+function readPackage(): PackageInfo {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageInfo;
+}
+
+const OVERVIEW = [
+  'Every `/api` request carries three headers: `Authorization: Bearer <access token>`, `User-Agent` and `X-Client-Id`.',
+  'Tokens come from `POST /oauth/token` (client credentials of an API key).',
+  'Errors are `{"error": {"code", "message", "details"?}}`; lists are `{"data", "page"}`.',
+  'The same data as a graph: `/graphql`.',
+].join(' ');
+
+export function buildOpenApiDocument(sources: OpenApiSources): OpenApiDocument {
+  const { paths, usedBy, schemas } = restPaths(sources);
+  const tags = [...new Set(sources.routes.map((route) => route.id.split('.')[0]!)), 'auth', 'operations'];
+  const pkg = readPackage();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Venture Data API',
+      version: pkg.version,
+      description: `${pkg.description}\n\n${OVERVIEW}`,
+      license: { name: pkg.license, identifier: pkg.license },
+    },
+    servers: [{ url: sources.config.PUBLIC_URL }],
+    tags: tags.map((name) => ({ name })),
+    paths: { ...paths, ...fixedPaths(sources.config) },
+    components: {
+      schemas: mergeSchemas(Object.fromEntries(schemas), ERROR_SCHEMAS, FIXED_SCHEMAS),
+      parameters: HEADER_PARAMETERS,
+      headers: HEADERS,
+      responses: errorResponseComponents(),
+      securitySchemes: securitySchemes(sources.config, usedBy),
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The paths served outside the REST route table: the token endpoint, the well-known documents and the
+ * operational endpoints. No table describes them, so they are written here, next to what they
+ * reference (OAuth error codes, the OpenID configuration the service really serves).
+ */
+import type { Config } from '../config.ts';
+import type { OAuthErrorCode } from '../auth/token-request.ts';
+import { openIdConfiguration } from '../auth/well-known.ts';
+import { componentRef, exactObject, schemaOfValue } from './schema-helpers.ts';
+import type { JsonSchema, JsonValue, PathItem, Reference, ResponseObject } from './types.ts';
+
+/** Status of each OAuth error (src/auth/token-request.ts); `satisfies` makes a new code a compile error here. */
+const OAUTH_ERROR_STATUS = {
+  invalid_request: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  invalid_client: 401,
+  access_denied: 403,
+  slow_down: 429,
+} as const satisfies Record<OAuthErrorCode, number>;
+
+const OAUTH_ERROR_CODES = Object.keys(OAUTH_ERROR_STATUS) as OAuthErrorCode[];
+
+export const FIXED_SCHEMAS: Record<string, JsonSchema> = {
+  TokenRequest: {
+    type: 'object',
+    required: ['grant_type'],
+    properties: {
+      grant_type: { type: 'string', enum: ['client_credentials'] },
+      client_id: { type: 'string', description: 'Unless sent with HTTP Basic' },
+      client_secret: { type: 'string', description: 'Unless sent with HTTP Basic' },
+      audience: { type: 'string', description: 'The base address (PUBLIC_URL, the default); any other is `access_denied`' },
+      scope: { type: 'string', description: "Space-separated permissions narrowing the token to a subset of the key's" },
+    },
+  },
+  TokenResponse: exactObject(
+    {
+      access_token: { type: 'string', description: 'A JWT (ES256 or EdDSA) with `kid`' },
+      token_type: { type: 'string', enum: ['Bearer'] },
+      expires_in: { type: 'integer', description: 'Seconds' },
+      scope: { type: 'string', description: 'The granted permissions, when `scope` was asked for' },
+    },
+    ['scope'],
+  ),
+  OAuthError: exactObject({
+    error: { type: 'string', enum: OAUTH_ERROR_CODES },
+    error_description: { type: 'string' },
+  }),
+  Jwks: exactObject({
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kty', 'kid'],
+        properties: Object.fromEntries(['kty', 'kid', 'alg', 'use', 'crv', 'x', 'y'].map((name) => [name, { type: 'string' }])),
+      },
+    },
+  }),
+  Status: exactObject({ status: { type: 'string' } }),
+};
+
+const jsonResponse = (description: string, schemaName: string, headers?: ResponseObject['headers']): ResponseObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: { $ref: componentRef(schemaName) } } },
+});
+
+const NO_STORE = { 'Cache-Control': { schema: { type: 'string' as const, const: 'no-store' } } };
+
+function tokenPath(): PathItem {
+  const body = { schema: { $ref: componentRef('TokenRequest') } };
+  return {
+    description: 'Other methods: 405.',
+    post: {
+      operationId: 'oauthToken',
+      summary: 'oauth.token',
+      tags: ['auth'],
+      description:
+        'Client credentials grant (RFC 6749 §4.4), credentials in the body or in HTTP Basic. ' +
+        'Errors are RFC 6749 §5.2 bodies, not the API envelope.',
+      security: [{}, { clientBasic: [] }],
+      requestBody: { required: true, content: { 'application/json': body, 'application/x-www-form-urlencoded': body } },
+      responses: { 200: jsonResponse('A token', 'TokenResponse', NO_STORE), ...oauthErrorResponses() },
+    },
+  };
+}
+
+/** One response per status, naming its OAuth error codes. */
+function oauthErrorResponses(): Record<string, ResponseObject> {
+  const statuses = [...new Set(Object.values(OAUTH_ERROR_STATUS))];
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const codes = OAUTH_ERROR_CODES.filter((code) => OAUTH_ERROR_STATUS[code] === status).map((code) => `\`${code}\``);
+      const headers = status === 429 ? { ...NO_STORE, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : NO_STORE;
+      return [String(status), jsonResponse(codes.join(', '), 'OAuthError', headers)];
+    }),
+  );
+}
+
+type Responses = Record<string, ResponseObject | Reference>;
+
+function getPath(operationId: string, tag: string, description: string, responses: Responses): PathItem {
+  return { description: 'Other methods: 405.', get: { operationId, summary: operationId, tags: [tag], description, responses } };
+}
+
+export function fixedPaths(config: Config): Record<string, PathItem> {
+  const discovery = openIdConfiguration(config) as { [key: string]: JsonValue };
+  return {
+    '/oauth/token': tokenPath(),
+    '/.well-known/jwks.json': getPath('jwks', 'auth', 'The public keys that verify access tokens.', {
+      200: jsonResponse('The key set', 'Jwks'),
+    }),
+    '/.well-known/openid-configuration': getPath('openidConfiguration', 'auth', 'Discovery for OAuth and OpenID clients.', {
+      // Described from the document the service really serves (src/auth/well-known.ts).
+      200: { description: 'The configuration', content: { 'application/json': { schema: schemaOfValue(discovery), example: discovery } } },
+    }),
+    '/healthz': getPath('healthz', 'operations', 'Liveness: the process answers.', {
+      200: jsonResponse('`{"status": "ok"}`', 'Status'),
+    }),
+    '/readyz': getPath('readyz', 'operations', 'Readiness: the database answers.', {
+      200: jsonResponse('`{"status": "ready"}`', 'Status'),
+      503: { $ref: '#/components/responses/Error503' },
+    }),
+    '/metrics': getPath('metrics', 'operations', 'Prometheus metrics: process, and request durations by endpoint and status.', {
+      200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+    }),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * A route's inputs from its operation's variables: `{name}` segments are path parameters, the other
+ * variables are query parameters (GET, DELETE) or body fields (POST, PUT, PATCH), typed by GraphQL
+ * and described by the argument each is passed to. List parameters add what the list code enforces.
+ */
+import { PERMISSIONS } from '../auth/permissions.ts';
+import { describeFilterFields, RESOURCES, sortableFields, type Resource } from '../filter/index.ts';
+import type { Route } from '../rest/routes.ts';
+import { DEFAULT_LIMIT } from '../schema/list.ts';
+import type { ListFacts } from './list-facts.ts';
+import type { VariableShape } from './operation-shape.ts';
+import { inputSchema } from './schemas-from-graphql.ts';
+import type { JsonSchema, ParameterObject } from './types.ts';
+
+/** REST names of variables named otherwise (src/rest/routes.ts reads `include_total` into `$withTotal`). */
+const QUERY_NAMES: Readonly<Record<string, string>> = { withTotal: 'include_total' };
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+export interface RouteInputs {
+  parameters: ParameterObject[];
+  body: JsonSchema | undefined;
+}
+
+export function routeInputs(
+  route: Route,
+  variables: VariableShape[],
+  facts: ListFacts | undefined,
+  recordFields: string[],
+): RouteInputs {
+  const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  const parameters = pathNames.map((name) => pathParameter(name, variables.find((variable) => variable.name === name)));
+  const others = variables.filter((variable) => !pathNames.includes(variable.name));
+  const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
+  if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: bodySchema(others) };
+  const query = others.map((variable) => queryParameter(variable, facts));
+  return { parameters: [...parameters, ...query, ...fields], body: undefined };
+}
+
+function pathParameter(name: string, variable: VariableShape | undefined): ParameterObject {
+  return { name, in: 'path', required: true, schema: pathSchema(name, variable), ...describe(variable?.argument?.description) };
+}
+
+function pathSchema(name: string, variable: VariableShape | undefined): JsonSchema {
+  if (!variable) return { type: 'string' };
+  const schema = inputSchema(variable.type);
+  // Path ids are `^\d+$` (CONTRACT section 8); anything else is 400.
+  if (schema.type === 'integer') return { type: 'integer', minimum: 1 };
+  // `/api/filters/{resource}`: the filterable resources; any other is 404.
+  if (name === 'resource') return { ...schema, enum: RESOURCES };
+  return schema;
+}
+
+function queryParameter(variable: VariableShape, facts: ListFacts | undefined): ParameterObject {
+  const name = QUERY_NAMES[variable.name] ?? variable.name;
+  const base = variable.argument?.description ?? undefined;
+  const { schema, description } = refineListParameter(name, inputSchema(variable.type), base, facts);
+  return { name, in: 'query', required: variable.required, schema, ...describe(description) };
+}
+
+interface Described {
+  schema: JsonSchema;
+  description: string | undefined;
+}
+
+/** What the list code checks beyond the GraphQL type (src/schema/list.ts, list-query.ts). */
+function refineListParameter(
+  name: string,
+  schema: JsonSchema,
+  base: string | undefined,
+  facts: ListFacts | undefined,
+): Described {
+  if (!facts) return { schema, description: base };
+  const resource = facts.resource;
+  switch (name) {
+    case 'limit':
+      return {
+        schema: { ...schema, minimum: 1, maximum: facts.maxLimit, default: DEFAULT_LIMIT },
+        description: `${base ?? 'Records per page'}; 1 to ${facts.maxLimit}, never clamped`,
+      };
+    case 'offset':
+      return { schema: { ...schema, minimum: 0, default: 0 }, description: base };
+    case 'include_total':
+      return { schema: { ...schema, default: false }, description: '`true` adds `page.total`, the number of matching records' };
+    case 'filter':
+      return { schema, description: resource ? filterDescription(base, resource) : base };
+    case 'sort':
+      return {
+        schema: facts.defaultSort ? { ...schema, default: facts.defaultSort } : schema,
+        description: resource ? sortDescription(base, resource) : base,
+      };
+    default:
+      return { schema, description: base };
+  }
+}
+
+function filterDescription(base: string | undefined, resource: Resource): string {
+  const fields = describeFilterFields(resource).map(
+    (field) => `\`${field.name}\` (${field.type}${field.nullable ? ', nullable' : ''}): ${field.operators.join(', ')}`,
+  );
+  const heading = `Filterable fields (also listed by \`GET /api/filters/${resource}\`):`;
+  return `${base ?? 'Filter expression'}.\n\n${heading}\n\n- ${fields.join('\n- ')}`;
+}
+
+function sortDescription(base: string | undefined, resource: Resource): string {
+  const names = [...sortableFields(resource).keys()].map((name) => `\`${name}\``);
+  return `${base ?? 'Sort order'}. Sortable: ${names.join(', ')}. The order always ends with \`id\` as the tie-breaker.`;
+}
+
+/** `fields=a,b`: a comma-separated subset of the record's fields; `id` is always kept. */
+function fieldsParameter(recordFields: string[]): ParameterObject {
+  return {
+    name: 'fields',
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items: { type: 'string', enum: recordFields } },
+    description: 'Only these fields of each record, comma-separated (`id` is always kept); records then carry just those.',
+  };
+}
+
+function bodySchema(variables: VariableShape[]): JsonSchema | undefined {
+  if (variables.length === 0) return undefined;
+  const properties = Object.fromEntries(
+    variables.map((variable) => {
+      const schema = inputSchema(variable.type);
+      // Permission names are one closed list wherever a body carries them (src/auth/permissions.ts).
+      const refined: JsonSchema = variable.name === 'permissions' && schema.type === 'array'
+        ? { ...schema, minItems: 1, items: { type: 'string', enum: PERMISSIONS } }
+        : schema;
+      return [variable.name, { ...refined, ...describe(variable.argument?.description) }];
+    }),
+  );
+  const required = variables.filter((variable) => variable.required).map((variable) => variable.name);
+  return { type: 'object', properties, required };
+}
+
+const describe = (description: string | null | undefined): { description?: string } => (description ? { description } : {});

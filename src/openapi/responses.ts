@@ -1,0 +1,138 @@
+/**
+ * Responses: the REST envelopes around the operation's result (src/rest/envelope.ts), and the error
+ * envelope with the statuses of CONTRACT section 2, one shared component per status (STATUS_BY_CODE).
+ */
+import { STATUS_CODES } from 'node:http';
+import { ERROR_CODES, STATUS_BY_CODE } from '../errors.ts';
+import type { Route } from '../rest/routes.ts';
+import type { OperationShape } from './operation-shape.ts';
+import type { RoutePermission } from './permissions.ts';
+import { componentRef, exactObject } from './schema-helpers.ts';
+import type { SelectionWalker } from './schemas-from-graphql.ts';
+import type { HeaderObject, JsonSchema, Reference, ResponseObject } from './types.ts';
+
+const JSON_TYPE = 'application/json';
+
+const headerRef = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': headerRef('RateLimit-Limit'),
+  'RateLimit-Remaining': headerRef('RateLimit-Remaining'),
+  'RateLimit-Reset': headerRef('RateLimit-Reset'),
+};
+
+export const HEADERS: Record<string, HeaderObject> = {
+  'X-Request-Id': { description: 'Echoes a well-formed incoming X-Request-Id, else a generated one', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: "The caller's burst: requests allowed at once", schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left before 429', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the allowance is full again', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  'WWW-Authenticate': { description: '`Bearer`, with `error="invalid_token"` for a rejected token', schema: { type: 'string' } },
+  Deprecation: { description: '`true` when the filter used the deprecated `in`/`nin`', schema: { type: 'string', const: 'true' } },
+};
+
+/** Extra headers on an error status beyond X-Request-Id. */
+const ERROR_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
+  401: { 'WWW-Authenticate': headerRef('WWW-Authenticate') },
+  429: { 'Retry-After': headerRef('Retry-After'), ...RATE_LIMIT_HEADERS },
+  503: { 'Retry-After': headerRef('Retry-After') },
+};
+
+export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
+  Error: exactObject({
+    error: exactObject(
+      {
+        code: { type: 'string', enum: ERROR_CODES, description: 'Stable; the message is for humans' },
+        message: { type: 'string' },
+        details: { type: 'array', items: { $ref: componentRef('ErrorDetail') }, description: 'One row per problem' },
+      },
+      ['details'],
+    ),
+  }),
+  ErrorDetail: exactObject({
+    path: { type: 'string', description: 'Where the problem is, e.g. `query.limit`, `body.name`, `header.user-agent`' },
+    message: { type: 'string' },
+  }),
+};
+
+const errorComponentName = (status: number): string => `Error${status}`;
+
+/** The error envelope narrowed to the codes one status carries (so examples and clients see the right ones). */
+const errorWithCodes = (codes: string[]): JsonSchema => ({
+  allOf: [{ $ref: componentRef('Error') }],
+  type: 'object',
+  properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } },
+});
+
+/** One response component per error status, describing which codes it carries. */
+export function errorResponseComponents(): Record<string, ResponseObject> {
+  const codesByStatus = new Map<number, string[]>();
+  for (const code of ERROR_CODES) {
+    const status = STATUS_BY_CODE[code];
+    codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...codesByStatus].map(([status, codes]) => [
+      errorComponentName(status),
+      {
+        description: `${STATUS_CODES[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+        headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...ERROR_HEADERS[status] },
+        content: {
+          [JSON_TYPE]: {
+            schema: errorWithCodes(codes),
+            example: { error: { code: codes[0]!, message: STATUS_CODES[status] ?? 'Error' } },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The error statuses a route can answer (the order of checks in CONTRACT section 2). */
+export function errorStatuses(route: Route, permission: RoutePermission): number[] {
+  const write = WRITE_METHODS.has(route.method);
+  return [
+    400, // headers, parameters, body
+    401,
+    ...(permission.canForbid || write ? [403] : []), // writes also check whose record it is
+    ...(route.path.includes('{') ? [404] : []),
+    ...(write ? [409] : []),
+    ...(BODY_METHODS.has(route.method) ? [413] : []),
+    429,
+    500,
+    503,
+  ];
+}
+
+export function errorResponses(statuses: number[]): Record<string, Reference> {
+  return Object.fromEntries(
+    statuses.map((status) => [String(status), { $ref: `#/components/responses/${errorComponentName(status)}` }]),
+  );
+}
+
+const SUCCESS_TEXT: Readonly<Record<string, string>> = { list: 'One page of records', record: 'The record', items: 'The items' };
+
+/** The success response: status by method (CONTRACT section 1), body by the envelope the route uses. */
+export function successResponse(route: Route, shape: OperationShape, walker: SelectionWalker): [string, ResponseObject] {
+  const headers: Record<string, Reference> = { 'X-Request-Id': headerRef('X-Request-Id'), ...RATE_LIMIT_HEADERS };
+  if (route.method === 'DELETE') return ['204', { description: 'Done; no body', headers }];
+  const status = route.method === 'POST' ? '201' : '200';
+  if (shape.key === 'list' && shape.variables.some((variable) => variable.name === 'filter')) {
+    headers.Deprecation = headerRef('Deprecation');
+  }
+  const schema = envelopeSchema(shape, walker);
+  const description = status === '201' ? 'Created' : (SUCCESS_TEXT[shape.key] ?? 'Done');
+  return [status, { description, headers, ...(schema ? { content: { [JSON_TYPE]: { schema } } } : {}) }];
+}
+
+/** `{data, page}` for lists, `{data}` for one record or a short list (src/rest/envelope.ts). */
+function envelopeSchema(shape: OperationShape, walker: SelectionWalker): JsonSchema | undefined {
+  const result = () => walker.outputNonNull(shape.rootField.type, shape.root.selectionSet);
+  if (shape.key === 'list') return result();
+  // A null record is 404, so `data` is never null.
+  if (shape.key === 'record' || shape.key === 'items') return exactObject({ data: result() });
+  return undefined;
+}

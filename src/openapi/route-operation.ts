@@ -1,0 +1,66 @@
+/** One REST route as an OpenAPI operation, everything read from its prepared GraphQL operation. */
+import { getNamedType, isObjectType, type DocumentNode, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
+import { recordFieldNames } from '../rest/operations.ts';
+import type { Route } from '../rest/routes.ts';
+import { listFacts } from './list-facts.ts';
+import { operationShape } from './operation-shape.ts';
+import { routeInputs } from './parameters.ts';
+import { routePermission, securityFor, type RoutePermission } from './permissions.ts';
+import { errorResponses, errorStatuses, successResponse } from './responses.ts';
+import { SelectionWalker } from './schemas-from-graphql.ts';
+import type { JsonSchema, OperationObject } from './types.ts';
+
+/** The three required headers: Authorization is the security scheme, these two are parameters. */
+const HEADER_PARAMETERS = [{ $ref: '#/components/parameters/UserAgent' }, { $ref: '#/components/parameters/ClientId' }];
+
+export interface RouteOperation {
+  operation: OperationObject;
+  permission: RoutePermission;
+}
+
+/** `entities.list` → `entitiesList`, `api-keys.create` → `apiKeysCreate`. */
+export function operationId(routeId: string): string {
+  return routeId
+    .split(/[.\-_]/)
+    .filter(Boolean)
+    .map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
+    .join('');
+}
+
+/** The row type of a `{data, page}` list type, e.g. `Entity` for `EntityList`. */
+function listRowTypeName(type: GraphQLOutputType): string | undefined {
+  const list = getNamedType(type);
+  const data = isObjectType(list) ? list.getFields().data : undefined;
+  return data ? getNamedType(data.type).name : undefined;
+}
+
+export function routeOperation(
+  route: Route,
+  document: DocumentNode,
+  schema: GraphQLSchema,
+  components: Map<string, JsonSchema>,
+): RouteOperation {
+  const shape = operationShape(schema, document);
+  const walker = new SelectionWalker(shape.fragments, components);
+  const permission = routePermission(shape.rootType.name, shape.rootField.name);
+  const rowType =
+    shape.key === 'list'
+      ? listRowTypeName(shape.rootField.type)
+      : shape.key === 'items'
+        ? getNamedType(shape.rootField.type).name
+        : undefined;
+  const inputs = routeInputs(route, shape.variables, rowType ? listFacts(rowType) : undefined, recordFieldNames(document));
+  const [status, success] = successResponse(route, shape, walker);
+  const operation: OperationObject = {
+    operationId: operationId(route.id),
+    summary: route.id,
+    description: [shape.rootField.description, permission.text].filter(Boolean).join('\n\n'),
+    tags: [route.id.split('.')[0]!],
+    security: securityFor(permission),
+    parameters: [...HEADER_PARAMETERS, ...inputs.parameters],
+    responses: { [status]: success, ...errorResponses(errorStatuses(route, permission)) },
+    'x-permissions': permission.permissions,
+  };
+  if (inputs.body) operation.requestBody = { required: true, content: { 'application/json': { schema: inputs.body } } };
+  return { operation, permission };
+}

@@ -1,0 +1,252 @@
+// /openapi.json and /docs: the generated description is valid OpenAPI 3.1, covers the route table and
+// the operational paths, and real responses of the running service validate against it.
+import { readFileSync } from 'node:fs';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_FIELD_RULES } from '../../src/auth/permissions.ts';
+import { seedDatabase } from '../../src/data/seed/index.ts';
+import { describeFilterFields } from '../../src/filter/index.ts';
+import type { OpenApiDocument } from '../../src/openapi/index.ts';
+import type { OperationObject, ParameterObject, Reference } from '../../src/openapi/types.ts';
+import { routes, type Route } from '../../src/rest/routes.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
+
+let app: TestApp;
+let auth: TestCredentials;
+let doc: OpenApiDocument;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await seedDatabase(app.db, { entities: 50 });
+  auth = await createApiKeyAndToken(app);
+  const response = await app.fetch('/openapi.json');
+  expect(response.status).toBe(200);
+  doc = (await response.json()) as OpenApiDocument;
+  ajv = documentAjv(doc);
+}, 120_000);
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** Ajv over the whole document, so `$ref`s into components resolve as in any OpenAPI 3.1 tool. */
+function documentAjv(document: OpenApiDocument): Ajv2020 {
+  const instance = new Ajv2020({ strict: true, allowUnionTypes: true });
+  addFormats(instance);
+  // The document's own keys are not JSON Schema keywords; strict mode must not take them for typos.
+  for (const keyword of Object.keys(document)) instance.addKeyword(keyword);
+  instance.addSchema(document, 'openapi');
+  return instance;
+}
+
+const pointerSegment = (segment: string): string => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
+
+const operationOf = (route: Pick<Route, 'path' | 'method'>): OperationObject =>
+  doc.paths[route.path]![route.method.toLowerCase() as 'get']!;
+
+/** The JSON pointer of a response's JSON schema, following a `$ref` to a shared response. */
+function responseSchemaPointer(path: string, method: string, status: number): string {
+  const response = doc.paths[path]?.[method as 'get']?.responses[String(status)];
+  if (!response) throw new Error(`${method.toUpperCase()} ${path} documents no ${status}`);
+  const base = '$ref' in response
+    ? (response as Reference).$ref.slice(1)
+    : `/paths/${pointerSegment(path)}/${method}/responses/${status}`;
+  return `${base}/content/${pointerSegment('application/json')}/schema`;
+}
+
+function expectConforms(path: string, method: string, response: { status: number }, body: unknown): void {
+  const check = ajv.compile({ $ref: `openapi#${responseSchemaPointer(path, method, response.status)}` });
+  expect(check(body), `${method.toUpperCase()} ${path} ${response.status}: ${ajv.errorsText(check.errors)}`).toBe(true);
+}
+
+/** A concrete URL for a route's path: ids from the first record of its list, `entities` as the resource. */
+async function concretePath(path: string): Promise<string> {
+  if (path.endsWith('/{resource}')) return path.replace('{resource}', 'entities');
+  if (!path.endsWith('/{id}')) return path;
+  const list = (await (await auth.fetch(`${path.slice(0, -'/{id}'.length)}?limit=1`)).json()) as { data: { id: number }[] };
+  expect(list.data.length, `no record to read at ${path}`).toBeGreaterThan(0);
+  return path.replace('{id}', String(list.data[0]!.id));
+}
+
+const parametersOf = (operation: OperationObject): ParameterObject[] =>
+  (operation.parameters ?? []).filter((parameter): parameter is ParameterObject => !('$ref' in parameter));
+
+describe('GET /openapi.json', () => {
+  it('is served without a token as valid OpenAPI 3.1', async () => {
+    const response = await app.fetch('/openapi.json');
+    expect(response.headers.get('content-type')).toMatch(/^application\/json; charset=utf-8/);
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it('takes its version from package.json and its addresses from PUBLIC_URL', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(doc.info.version).toBe(pkg.version);
+    expect(doc.servers).toEqual([{ url: app.url }]);
+    expect(doc.components.securitySchemes.oauth2!.flows!.clientCredentials.tokenUrl).toBe(`${app.url}/oauth/token`);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('describes every route of the route table with its method, headers and permission', () => {
+    const ids = new Set<string>();
+    for (const route of routes) {
+      const operation = operationOf(route);
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      ids.add(operation.operationId);
+      expect(operation.parameters).toEqual(expect.arrayContaining([
+        { $ref: '#/components/parameters/UserAgent' },
+        { $ref: '#/components/parameters/ClientId' },
+      ]));
+      expect(operation.security).toContainEqual({ bearerAuth: [] });
+      expect(Array.isArray(operation['x-permissions'])).toBe(true);
+    }
+    expect(ids.size).toBe(routes.length);
+    expect(operationOf({ path: '/api/entities', method: 'GET' })['x-permissions']).toEqual([ROOT_FIELD_RULES['Query.entities']]);
+    expect(operationOf({ path: '/api/api-keys', method: 'POST' })['x-permissions']).toEqual(['create:api-keys']);
+  });
+
+  it('describes the paths outside the route table', () => {
+    expect(doc.paths['/oauth/token']?.post).toBeDefined();
+    for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration', '/healthz', '/readyz', '/metrics']) {
+      expect(doc.paths[path]?.get, path).toBeDefined();
+    }
+  });
+
+  it('has a success schema for every route and only schemas JSON Schema 2020-12 accepts strictly', () => {
+    for (const route of routes) {
+      const method = route.method.toLowerCase();
+      const [status] = Object.keys(operationOf(route).responses);
+      if (status === '204') continue;
+      expect(() => ajv.compile({ $ref: `openapi#${responseSchemaPointer(route.path, method, Number(status))}` }), route.id).not.toThrow();
+      parametersOf(operationOf(route)).forEach((parameter) => expect(() => ajv.compile(parameter.schema), `${route.id} ${parameter.name}`).not.toThrow());
+    }
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect(() => ajv.compile({ $ref: `openapi#/components/schemas/${name}` }), name).not.toThrow();
+    }
+  });
+
+  it('gives every list the maximum limit the server enforces', async () => {
+    const lists = routes.filter((route) => parametersOf(operationOf(route)).some((parameter) => parameter.name === 'cursor' || parameter.name === 'include_total'));
+    expect(lists.length).toBeGreaterThanOrEqual(7);
+    const maxima: Record<string, number | undefined> = {};
+    for (const route of lists) {
+      const maximum = parametersOf(operationOf(route)).find((parameter) => parameter.name === 'limit')?.schema.maximum;
+      expect(maximum, route.id).toBeGreaterThan(0);
+      maxima[route.path] = maximum;
+      expect((await auth.fetch(`${route.path}?limit=${maximum}`)).status, `${route.id} limit=${maximum}`).toBe(200);
+      expect((await auth.fetch(`${route.path}?limit=${maximum! + 1}`)).status, `${route.id} limit=${maximum! + 1}`).toBe(400);
+    }
+    expect(maxima).toMatchObject({ '/api/entities': 500, '/api/founders': 500, '/api/investors': 500, '/api/transactions': 2000, '/api/news': 2000 });
+  });
+
+  it("lists the filterable fields in the filter parameter's description", () => {
+    const filter = parametersOf(operationOf({ path: '/api/entities', method: 'GET' })).find((parameter) => parameter.name === 'filter');
+    for (const field of describeFilterFields('entities')) expect(filter?.description).toContain(`\`${field.name}\``);
+  });
+});
+
+describe('real responses validate against the document', () => {
+  it('GET /api/entities, with and without the total', async () => {
+    for (const query of ['', '?limit=5&include_total=true', '?sort=-launch_year&limit=3']) {
+      const response = await auth.fetch(`/api/entities${query}`);
+      const body = await response.json();
+      expect(response.status).toBe(200);
+      expect(body.data.length).toBeGreaterThan(0);
+      expectConforms('/api/entities', 'get', response, body);
+    }
+  });
+
+  it('every GET route of the route table', async () => {
+    for (const route of routes.filter((candidate) => candidate.method === 'GET')) {
+      const response = await auth.fetch(await concretePath(route.path));
+      expect(response.status, route.id).toBe(200);
+      expectConforms(route.path, 'get', response, await response.json());
+    }
+  });
+
+  it('POST /api/api-keys (201) and DELETE /api/api-keys/{id} (204)', async () => {
+    const created = await auth.fetch('/api/api-keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'documented key', permissions: ['read:entities'] }),
+    });
+    const body = (await created.json()) as { data: { id: number } };
+    expect(created.status).toBe(201);
+    expectConforms('/api/api-keys', 'post', created, body);
+    const revoked = await auth.fetch(`/api/api-keys/${body.data.id}`, { method: 'DELETE' });
+    expect(revoked.status).toBe(204);
+    expect(operationOf({ path: '/api/api-keys/{id}', method: 'DELETE' }).responses['204']).toBeDefined();
+  });
+
+  it('error responses: 400, 401, 403, 404', async () => {
+    const reader = await createApiKeyAndToken(app, { permissions: ['read:news'] });
+    const cases: [string, Promise<Response>, number][] = [
+      ['/api/entities', auth.fetch('/api/entities?limit=0'), 400],
+      ['/api/entities', app.fetch('/api/entities'), 400],
+      ['/api/entities', auth.fetch('/api/entities', { headers: { Authorization: 'Bearer not-a-token' } }), 401],
+      ['/api/entities', reader.fetch('/api/entities'), 403],
+      ['/api/entities/{id}', auth.fetch('/api/entities/999999999'), 404],
+    ];
+    for (const [path, pending, status] of cases) {
+      const response = await pending;
+      expect(response.status, path).toBe(status);
+      expectConforms(path, 'get', response, await response.json());
+    }
+  });
+
+  it('the token endpoint, the well-known documents and the health checks', async () => {
+    const token = await app.fetch('/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.clientId, client_secret: auth.clientSecret }),
+    });
+    expect(token.status).toBe(200);
+    expectConforms('/oauth/token', 'post', token, await token.json());
+    const refused = await app.fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expectConforms('/oauth/token', 'post', refused, await refused.json());
+    for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration', '/healthz', '/readyz']) {
+      const response = await app.fetch(path);
+      expect(response.status, path).toBe(200);
+      expectConforms(path, 'get', response, await response.json());
+    }
+  });
+});
+
+describe('GET /docs', () => {
+  it('is an HTML page that renders /openapi.json with assets from this origin', async () => {
+    const response = await app.fetch('/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('href="/openapi.json"');
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!).filter((url) => !url.startsWith('data:'));
+    expect(assets.filter((url) => url.startsWith('/docs/assets/'))).toHaveLength(4);
+    for (const url of assets) {
+      expect(url, 'no asset from another host').toMatch(/^\/[^/]/);
+      const asset = await app.fetch(url);
+      expect(asset.status, url).toBe(200);
+      const text = await asset.text();
+      if (url.startsWith('/docs/assets/')) {
+        expect(asset.headers.get('cache-control'), url).toMatch(/max-age=31536000.*immutable/);
+        expect(asset.headers.get('content-type'), url).toMatch(/^text\/(css|javascript)/);
+      }
+      if (url.includes('init.js')) expect(text).toContain('"/openapi.json"');
+    }
+  });
+
+  it('answers other methods with 405 and unknown assets with 404', async () => {
+    for (const path of ['/openapi.json', '/docs']) {
+      const response = await app.fetch(path, { method: 'POST' });
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+    }
+    const missing = await app.fetch('/docs/assets/..%2fpackage.json');
+    expect(missing.status).toBe(404);
+    expect((await app.fetch('/docs/assets/nothing.js')).status).toBe(404);
+  });
+});
