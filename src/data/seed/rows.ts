@@ -1,6 +1,18 @@
 /** Rows the seeder writes, one interface and column list per table (all columns explicit). */
 import type { Column } from '../sql/unnest.ts';
 
+// Tables the importer writes too are declared once, beside it.
+export {
+  FOUNDER_COLUMNS,
+  ROUND_COLUMNS,
+  ROUND_INVESTOR_COLUMNS,
+  VALUATION_COLUMNS,
+  type FounderRow,
+  type RoundInvestorRow,
+  type RoundRow,
+  type ValuationRow,
+} from '../sql/tables.ts';
+
 export interface EntityRow {
   id: number;
   uuid: string;
@@ -27,27 +39,6 @@ export interface EntityRow {
   deleted_at: string | null;
 }
 
-export interface FounderRow {
-  id: number;
-  uuid: string;
-  slug: string;
-  name: string;
-  tagline: string;
-  image: string;
-  platform_url: string;
-  gender: string;
-  is_serial_founder: boolean;
-  is_super_founder: boolean;
-  is_promising_founder: boolean;
-  is_strong_founder: boolean;
-  launch_year: number | null;
-  hq_country: string;
-  hq_city: string;
-  location_country_id: number;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface FounderCompanyRow {
   id: number;
   founder_id: number;
@@ -68,35 +59,6 @@ export interface EducationRow {
   year_end: number;
   /** JSON array text, unpacked in SQL (unnest cannot carry an array per row). */
   majors: string;
-}
-
-export interface RoundRow {
-  id: number;
-  slug: string;
-  entity_id: number;
-  round_type: string;
-  amount_usd: string | null;
-  currency: string;
-  date: string;
-  valuation_usd: string | null;
-  source_url: string;
-  created_at: string;
-}
-
-export interface RoundInvestorRow {
-  round_id: number;
-  investor_id: number;
-  is_lead: boolean;
-}
-
-export interface ValuationRow {
-  id: number;
-  slug: string;
-  entity_id: number;
-  valuation_usd: string;
-  date: string;
-  source: string;
-  transaction_id: number | null;
 }
 
 export interface NewsRow {
@@ -146,27 +108,9 @@ export const ENTITY_COLUMNS = columns<EntityRow>({
   is_unicorn: bool, created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
 });
 
-export const FOUNDER_COLUMNS = columns<FounderRow>({
-  id: int, uuid: 'uuid', slug: text, name: text, tagline: text, image: text, platform_url: text, gender: text,
-  is_serial_founder: bool, is_super_founder: bool, is_promising_founder: bool, is_strong_founder: bool,
-  launch_year: int, hq_country: text, hq_city: text, location_country_id: int, created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-});
-
 export const FOUNDER_COMPANY_COLUMNS = columns<FounderCompanyRow>({
   id: int, founder_id: int, entity_id: int, is_founder: bool, is_past: bool, raw_title: text, year_start: int,
   year_end: int,
-});
-
-export const ROUND_COLUMNS = columns<RoundRow>({
-  id: int, slug: text, entity_id: int, round_type: text, amount_usd: 'bigint', currency: text, date: 'date',
-  valuation_usd: 'bigint', source_url: text, created_at: 'timestamptz',
-});
-
-export const ROUND_INVESTOR_COLUMNS = columns<RoundInvestorRow>({ round_id: int, investor_id: int, is_lead: bool });
-
-export const VALUATION_COLUMNS = columns<ValuationRow>({
-  id: int, slug: text, entity_id: int, valuation_usd: 'bigint', date: 'date', source: text, transaction_id: int,
 });
 
 export const NEWS_COLUMNS = columns<NewsRow>({

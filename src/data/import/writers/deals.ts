@@ -1,45 +1,15 @@
 import { entityIdOf } from '../schemas/common.ts';
 import type { TransactionRecord, ValuationRecord } from '../schemas/deal.ts';
-import { type Column, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import {
+  ROUND_COLUMNS,
+  ROUND_INVESTOR_COLUMNS,
+  VALUATION_COLUMNS,
+  type RoundInvestorRow,
+  type RoundRow,
+  type ValuationRow,
+} from '../../sql/tables.ts';
+import { insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { assertReferencesExist, type Parsed, type Reference, type WriteContext } from './context.ts';
-
-interface RoundRow {
-  id: number;
-  slug: string;
-  entity_id: number;
-  round_type: string;
-  amount_usd: string | null;
-  currency: string;
-  date: string;
-  valuation_usd: string | null;
-  source_url: string;
-  created_at: string | null;
-}
-
-const ROUND_COLUMNS: Column<RoundRow>[] = [
-  { name: 'id', type: 'int' },
-  { name: 'slug', type: 'text' },
-  { name: 'entity_id', type: 'int' },
-  { name: 'round_type', type: 'text' },
-  { name: 'amount_usd', type: 'bigint' },
-  { name: 'currency', type: 'text' },
-  { name: 'date', type: 'date' },
-  { name: 'valuation_usd', type: 'bigint' },
-  { name: 'source_url', type: 'text' },
-  { name: 'created_at', type: 'timestamptz' },
-];
-
-interface RoundInvestorRow {
-  round_id: number;
-  investor_id: number;
-  is_lead: boolean;
-}
-
-const ROUND_INVESTOR_COLUMNS: Column<RoundInvestorRow>[] = [
-  { name: 'round_id', type: 'int' },
-  { name: 'investor_id', type: 'int' },
-  { name: 'is_lead', type: 'bool' },
-];
 
 function entityReferences<T extends { entity_id?: number | undefined; entity?: { id: number } | undefined }>(
   batch: readonly Parsed<T>[],
@@ -82,26 +52,6 @@ export async function writeTransactions(
     records.flatMap((r) => r.investors.map((i) => ({ round_id: r.id, investor_id: i.id, is_lead: i.is_lead }))),
   );
 }
-
-interface ValuationRow {
-  id: number;
-  slug: string;
-  entity_id: number;
-  valuation_usd: string | null;
-  date: string;
-  source: string;
-  transaction_id: number | null;
-}
-
-const VALUATION_COLUMNS: Column<ValuationRow>[] = [
-  { name: 'id', type: 'int' },
-  { name: 'slug', type: 'text' },
-  { name: 'entity_id', type: 'int' },
-  { name: 'valuation_usd', type: 'bigint' },
-  { name: 'date', type: 'date' },
-  { name: 'source', type: 'text' },
-  { name: 'transaction_id', type: 'int' },
-];
 
 export async function writeValuations(context: WriteContext, batch: readonly Parsed<ValuationRecord>[]): Promise<void> {
   await assertReferencesExist(context, 'entities', entityReferences(batch));

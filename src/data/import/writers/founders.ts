@@ -1,49 +1,8 @@
 import type { FounderRecord } from '../schemas/founder.ts';
+import { FOUNDER_COLUMNS, type FounderRow } from '../../sql/tables.ts';
 import { type Column, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
 import { dedupe, defaultUuid } from './entities.ts';
-
-interface FounderRow {
-  id: number;
-  uuid: string;
-  slug: string;
-  name: string;
-  tagline: string;
-  image: string;
-  platform_url: string;
-  gender: string;
-  is_serial_founder: boolean;
-  is_super_founder: boolean;
-  is_promising_founder: boolean;
-  is_strong_founder: boolean;
-  launch_year: number | null;
-  hq_country: string;
-  hq_city: string;
-  location_country_id: number | null;
-  created_at: string | null;
-  updated_at: string | null;
-}
-
-const FOUNDER_COLUMNS: Column<FounderRow>[] = [
-  { name: 'id', type: 'int' },
-  { name: 'uuid', type: 'uuid' },
-  { name: 'slug', type: 'text' },
-  { name: 'name', type: 'text' },
-  { name: 'tagline', type: 'text' },
-  { name: 'image', type: 'text' },
-  { name: 'platform_url', type: 'text' },
-  { name: 'gender', type: 'text' },
-  { name: 'is_serial_founder', type: 'bool' },
-  { name: 'is_super_founder', type: 'bool' },
-  { name: 'is_promising_founder', type: 'bool' },
-  { name: 'is_strong_founder', type: 'bool' },
-  { name: 'launch_year', type: 'int' },
-  { name: 'hq_country', type: 'text' },
-  { name: 'hq_city', type: 'text' },
-  { name: 'location_country_id', type: 'int' },
-  { name: 'created_at', type: 'timestamptz' },
-  { name: 'updated_at', type: 'timestamptz' },
-];
 
 interface CompanyRow {
   founder_id: number;
