@@ -62,11 +62,22 @@ export function authorizeOperation(document: DocumentNode, principal: Principal 
   }
 }
 
+/** Per schema and document: REST's prepared documents and yoga's parse cache reuse the same objects. */
+const typePermissionCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ReadonlySet<Permission>>>();
+
 /**
  * The permissions the fields of `document` need by the type they are on (TYPE_RULES). Every
  * definition is walked, unused fragments too: conservative, like the root check.
  */
-function typePermissions(document: DocumentNode, schema: GraphQLSchema): Set<Permission> {
+function typePermissions(document: DocumentNode, schema: GraphQLSchema): ReadonlySet<Permission> {
+  let bySchema = typePermissionCache.get(schema);
+  if (!bySchema) typePermissionCache.set(schema, (bySchema = new WeakMap()));
+  let needed = bySchema.get(document);
+  if (!needed) bySchema.set(document, (needed = walkTypePermissions(document, schema)));
+  return needed;
+}
+
+function walkTypePermissions(document: DocumentNode, schema: GraphQLSchema): Set<Permission> {
   const needed = new Set<Permission>();
   const typeInfo = new TypeInfo(schema);
   visit(
