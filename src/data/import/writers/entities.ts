@@ -1,8 +1,9 @@
 import { uuidV5 } from '../../ids.ts';
 import type { EntityRecord, InvestorRecord } from '../schemas/entity.ts';
-import { type Column, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import { type Column, insertRows, upsertById } from '../../sql/unnest.ts';
 import { cityKey } from '../resolve/locations.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
+import { replaceLinks } from './links.ts';
 
 interface EntityRow {
   id: number;
@@ -60,15 +61,7 @@ const ENTITY_COLUMNS: Column<EntityRow>[] = [
   { name: 'deleted_at', type: 'timestamptz' },
 ];
 
-interface EntityTagRow {
-  entity_id: number;
-  tag_id: number;
-}
-
-const ENTITY_TAG_COLUMNS: Column<EntityTagRow>[] = [
-  { name: 'entity_id', type: 'int' },
-  { name: 'tag_id', type: 'int' },
-];
+const LINKS = { table: 'entity_tags', parentColumn: 'entity_id', childColumn: 'tag_id' };
 
 export async function writeEntities(context: WriteContext, batch: readonly Parsed<EntityRecord>[]): Promise<void> {
   const records = batch.map((item) => item.record);
@@ -85,15 +78,7 @@ export async function writeEntities(context: WriteContext, batch: readonly Parse
   }));
   await upsertById(context.tx, { table: 'entities', columns: ENTITY_COLUMNS, timestamps: { created: true, updated: true } }, rows);
 
-  const tagIds = await context.tags.resolve(records.flatMap((r) => r.tags));
-  let next = 0;
-  const tagRows = records.flatMap((r) => r.tags.map(() => ({ entity_id: r.id, tag_id: tagIds[next++] ?? 0 })));
-  await replaceChildren(
-    context.tx,
-    { table: 'entity_tags', parentColumn: 'entity_id', key: ['entity_id', 'tag_id'], columns: ENTITY_TAG_COLUMNS },
-    records.map((r) => r.id),
-    dedupe(tagRows, (row) => `${row.entity_id}:${row.tag_id}`),
-  );
+  await replaceLinks(context, context.tags, records, (r) => r.tags, LINKS);
 }
 
 /** An investor record makes its entity an investor; the profile's numbers are recomputed afterwards. */
@@ -108,12 +93,6 @@ export async function writeInvestors(context: WriteContext, batch: readonly Pars
   await context.tx.query(`UPDATE entities SET is_investor = true WHERE id = ANY($1::int[]) AND NOT is_investor`, [
     rows.map((row) => row.id),
   ]);
-}
-
-export function dedupe<T>(rows: readonly T[], key: (row: T) => string): T[] {
-  const seen = new Map<string, T>();
-  for (const row of rows) if (!seen.has(key(row))) seen.set(key(row), row);
-  return [...seen.values()];
 }
 
 /** Records without a uuid get one derived from their id, so re-importing them keeps it. */

@@ -2,7 +2,8 @@ import type { FounderRecord } from '../schemas/founder.ts';
 import { FOUNDER_COLUMNS, type FounderRow } from '../../sql/tables.ts';
 import { type Column, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
-import { dedupe, defaultUuid } from './entities.ts';
+import { defaultUuid } from './entities.ts';
+import { replaceLinks } from './links.ts';
 
 interface CompanyRow {
   founder_id: number;
@@ -54,7 +55,7 @@ export async function writeFounders(context: WriteContext, batch: readonly Parse
   await upsertById(context.tx, { table: 'founders', columns: FOUNDER_COLUMNS, timestamps: { created: true, updated: true } }, rows);
 
   const ids = records.map((r) => r.id);
-  await writeFounderTaxonomy(context, records, ids);
+  await writeFounderTaxonomy(context, records);
   await replaceChildren(
     context.tx,
     { table: 'founder_companies', parentColumn: 'founder_id', key: ['founder_id', 'entity_id'], columns: COMPANY_COLUMNS },
@@ -64,44 +65,17 @@ export async function writeFounders(context: WriteContext, batch: readonly Parse
   await writeEducation(context, records, ids);
 }
 
-async function writeFounderTaxonomy(context: WriteContext, records: FounderRecord[], ids: number[]): Promise<void> {
-  const tagIds = await context.tags.resolve(records.flatMap((r) => r.tags));
-  let next = 0;
-  const tagRows = records.flatMap((r) => r.tags.map(() => ({ founder_id: r.id, tag_id: tagIds[next++] ?? 0 })));
-  await replaceChildren(
-    context.tx,
-    {
-      table: 'founder_tags',
-      parentColumn: 'founder_id',
-      key: ['founder_id', 'tag_id'],
-      columns: [
-        { name: 'founder_id', type: 'int' },
-        { name: 'tag_id', type: 'int' },
-      ],
-    },
-    ids,
-    dedupe(tagRows, (row) => `${row.founder_id}:${row.tag_id}`),
-  );
-
-  const backgroundIds = await context.backgrounds.resolve(records.flatMap((r) => r.backgrounds));
-  next = 0;
-  const backgroundRows = records.flatMap((r) =>
-    r.backgrounds.map(() => ({ founder_id: r.id, background_id: backgroundIds[next++] ?? 0 })),
-  );
-  await replaceChildren(
-    context.tx,
-    {
-      table: 'founder_backgrounds',
-      parentColumn: 'founder_id',
-      key: ['founder_id', 'background_id'],
-      columns: [
-        { name: 'founder_id', type: 'int' },
-        { name: 'background_id', type: 'int' },
-      ],
-    },
-    ids,
-    dedupe(backgroundRows, (row) => `${row.founder_id}:${row.background_id}`),
-  );
+async function writeFounderTaxonomy(context: WriteContext, records: FounderRecord[]): Promise<void> {
+  await replaceLinks(context, context.tags, records, (r) => r.tags, {
+    table: 'founder_tags',
+    parentColumn: 'founder_id',
+    childColumn: 'tag_id',
+  });
+  await replaceLinks(context, context.backgrounds, records, (r) => r.backgrounds, {
+    table: 'founder_backgrounds',
+    parentColumn: 'founder_id',
+    childColumn: 'background_id',
+  });
 }
 
 /**
