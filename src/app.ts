@@ -5,11 +5,11 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
-import { assertEveryRootFieldHasARule } from './auth/permissions.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError, internalError } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
+import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
 import { createDocsHandlers } from './http/docs.ts';
@@ -29,14 +29,15 @@ export interface AppDependencies {
   config: Config;
   db: Pick<Database, 'prisma' | 'sql'>;
   logger: Logger;
+  /** The current time for rules that depend on it (invitation expiry); the system clock by default. */
+  clock?: () => Date;
 }
 
 /** The express app plus what it holds open (Redis for shared rate limits). */
 export type App = Express & { close(): Promise<void> };
 
-export function createApp({ config, db, logger }: AppDependencies): App {
+export function createApp({ config, db, logger, clock = () => new Date() }: AppDependencies): App {
   const schema = getSchema();
-  assertEveryRootFieldHasARule(schema);
   const auth = createAuth({ config, sql: db.sql, logger });
 
   // Both transports build their context here, so both authenticate the same way (src/auth).
@@ -46,9 +47,10 @@ export function createApp({ config, db, logger }: AppDependencies): App {
     requestId: transport.requestId,
     logger,
     responseHeaders: transport.responseHeaders,
+    clock,
   });
 
-  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: auth.graphqlPlugins });
+  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: [useAuthenticateFirst(auth.authenticate), usePermissions()] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,

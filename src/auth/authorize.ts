@@ -1,8 +1,9 @@
 /**
- * Checks an operation against the permission tables before anything runs: its root fields against
- * ROOT_FIELD_RULES, and every field it reaches on a resource's type against TYPE_RULES. The REST
- * handler calls it before reading parameters; the GraphQL plugin calls it before execution, with the
- * variables, so both transports refuse the same requests with the same error.
+ * Checks an operation against the access rules its schema declares before anything runs: each root
+ * field's rule, and the access of every resource type it reaches (src/auth/permissions.ts). Every
+ * field of every selected operation is checked before any of it executes. The REST handler calls it
+ * before reading parameters; the GraphQL plugin calls it before execution, with the variables, so both
+ * transports refuse the same requests with the same error.
  */
 import {
   Kind,
@@ -18,7 +19,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { AppError } from '../errors.ts';
-import { ANY_CALLER, ROOT_FIELD_RULES, TYPE_RULES, type FieldRule, type Permission } from './permissions.ts';
+import { ANY_CALLER, rootFieldRule, typeAccess, type FieldRule, type Permission, type TypeAccess } from './permissions.ts';
 import type { Principal } from './principal.ts';
 
 const ROOT_TYPE_NAMES = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
@@ -30,31 +31,27 @@ export interface RootField {
 }
 
 export interface AuthorizeOptions {
+  /** The schema whose declared rules apply. */
+  schema: GraphQLSchema;
   /** Unknown (REST before parameters are read): rules that depend on a variable are left to execution. */
   variables?: Readonly<Record<string, unknown>> | null | undefined;
   operationName?: string | null | undefined;
-  rules?: Readonly<Record<string, FieldRule>>;
-  /** With the schema, fields below the root are checked against TYPE_RULES too. */
-  schema?: GraphQLSchema;
 }
 
 /** Throws FORBIDDEN naming what is missing; UNAUTHORIZED when there is no principal at all. */
-export function authorizeOperation(document: DocumentNode, principal: Principal | null, options: AuthorizeOptions = {}): void {
+export function authorizeOperation(document: DocumentNode, principal: Principal | null, options: AuthorizeOptions): void {
   if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication is required', { headers: { 'WWW-Authenticate': 'Bearer' } });
-  const rules = options.rules ?? ROOT_FIELD_RULES;
   const missing = new Set<string>();
   for (const field of rootFields(document, options.operationName)) {
     if (field.node.name.value.startsWith('__')) continue;
-    const rule = rules[field.key];
-    // Fail closed: a field nobody wrote a rule for is nobody's to call.
+    const rule = rootFieldRule(options.schema, field.key);
+    // Fail closed: a field nobody declared a rule for is nobody's to call.
     if (rule === undefined) throw new AppError('FORBIDDEN', `${field.key} has no permission rule`);
     const needed = resolveRule(rule, field.node, options.variables);
     if (needed && needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
   }
-  if (options.schema) {
-    for (const needed of typePermissions(document, options.schema)) {
-      if (!principal.permissions.has(needed)) missing.add(needed);
-    }
+  for (const anyOf of typePermissions(document, options.schema)) {
+    if (!anyOf.some((permission) => permission === ANY_CALLER || principal.permissions.has(permission))) missing.add(anyOf[0]!);
   }
   if (missing.size) {
     const list = [...missing].join(', ');
@@ -62,14 +59,16 @@ export function authorizeOperation(document: DocumentNode, principal: Principal 
   }
 }
 
+type AnyOf = TypeAccess['anyOf'];
+
 /** Per schema and document: REST's prepared documents and yoga's parse cache reuse the same objects. */
-const typePermissionCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ReadonlySet<Permission>>>();
+const typePermissionCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ReadonlySet<AnyOf>>>();
 
 /**
- * The permissions the fields of `document` need by the type they are on (TYPE_RULES). Every
- * definition is walked, unused fragments too: conservative, like the root check.
+ * The permissions the fields of `document` need by the type they are on (its declared access; any one
+ * of each set will do). Every definition is walked, unused fragments too: conservative, like the root check.
  */
-function typePermissions(document: DocumentNode, schema: GraphQLSchema): ReadonlySet<Permission> {
+function typePermissions(document: DocumentNode, schema: GraphQLSchema): ReadonlySet<AnyOf> {
   let bySchema = typePermissionCache.get(schema);
   if (!bySchema) typePermissionCache.set(schema, (bySchema = new WeakMap()));
   let needed = bySchema.get(document);
@@ -77,15 +76,15 @@ function typePermissions(document: DocumentNode, schema: GraphQLSchema): Readonl
   return needed;
 }
 
-function walkTypePermissions(document: DocumentNode, schema: GraphQLSchema): Set<Permission> {
-  const needed = new Set<Permission>();
+function walkTypePermissions(document: DocumentNode, schema: GraphQLSchema): Set<AnyOf> {
+  const needed = new Set<AnyOf>();
   const typeInfo = new TypeInfo(schema);
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Field: (node) => {
-        const rule = TYPE_RULES[typeInfo.getParentType()?.name ?? ''];
-        if (rule && !rule.summary.includes(node.name.value) && !node.name.value.startsWith('__')) needed.add(rule.permission);
+        const access = typeAccess(typeInfo.getParentType());
+        if (access && !access.summary.includes(node.name.value) && !node.name.value.startsWith('__')) needed.add(access.anyOf);
       },
     }),
   );
@@ -103,7 +102,7 @@ function resolveRule(
   if (!argument) return rule.otherwise;
   const value = literalValue(argument.value, variables);
   if (value === DEFERRED) return undefined;
-  return (typeof value === 'string' ? rule.byValue[value] : undefined) ?? rule.otherwise;
+  return (typeof value === 'string' && Object.hasOwn(rule.byValue, value) ? rule.byValue[value] : undefined) ?? rule.otherwise;
 }
 
 const DEFERRED = Symbol('deferred');

@@ -5,7 +5,6 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_FIELD_RULES } from '../../src/auth/permissions.ts';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { describeFilterFields } from '../../src/filter/index.ts';
 import type { OpenApiDocument } from '../../src/openapi/index.ts';
@@ -106,7 +105,7 @@ describe('GET /openapi.json', () => {
       expect(Array.isArray(operation['x-permissions'])).toBe(true);
     }
     expect(ids.size).toBe(routes.length);
-    expect(operationOf({ path: '/api/entities', method: 'GET' })['x-permissions']).toEqual([ROOT_FIELD_RULES['Query.entities']]);
+    expect(operationOf({ path: '/api/entities', method: 'GET' })['x-permissions']).toEqual(['read:entities']);
     expect(operationOf({ path: '/api/api-keys', method: 'POST' })['x-permissions']).toEqual(['create:api-keys']);
   });
 
