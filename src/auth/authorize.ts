@@ -19,7 +19,8 @@ import {
   type ValueNode,
 } from 'graphql';
 import { AppError } from '../errors.ts';
-import { ANY_CALLER, rootFieldRule, typeAccess, type FieldRule, type Permission, type TypeAccess } from './permissions.ts';
+import { assertGrantable } from './api-keys.ts';
+import { ANY_CALLER, isPermission, rootFieldRule, typeAccess, type FieldRule, type GrantRule, type Permission, type TypeAccess } from './permissions.ts';
 import type { Principal } from './principal.ts';
 
 const ROOT_TYPE_NAMES = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
@@ -47,8 +48,12 @@ export function authorizeOperation(document: DocumentNode, principal: Principal 
     const rule = rootFieldRule(options.schema, field.key);
     // Fail closed: a field nobody declared a rule for is nobody's to call.
     if (rule === undefined) throw new AppError('FORBIDDEN', `${field.key} has no permission rule`);
-    const needed = resolveRule(rule, field.node, options.variables);
-    if (needed && needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
+    for (const needed of resolveRule(rule, field.node, options.variables)) {
+      if (needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
+    }
+    if (typeof rule === 'object' && 'grants' in rule && !missing.size) {
+      assertGrantable(principal, grantedBy(rule, field.node, options.variables));
+    }
   }
   for (const anyOf of typePermissions(document, options.schema)) {
     if (!anyOf.some((permission) => permission === ANY_CALLER || principal.permissions.has(permission))) missing.add(anyOf[0]!);
@@ -91,18 +96,28 @@ function walkTypePermissions(document: DocumentNode, schema: GraphQLSchema): Set
   return needed;
 }
 
-/** The permission a field needs, or undefined while a variable it depends on is not known yet. */
-function resolveRule(
-  rule: FieldRule,
-  node: FieldNode,
-  variables: AuthorizeOptions['variables'],
-): Permission | typeof ANY_CALLER | undefined {
-  if (typeof rule === 'string') return rule;
-  const argument = node.arguments?.find((candidate) => candidate.name.value === rule.argument);
-  if (!argument) return rule.otherwise;
-  const value = literalValue(argument.value, variables);
-  if (value === DEFERRED) return undefined;
-  return (typeof value === 'string' && Object.hasOwn(rule.byValue, value) ? rule.byValue[value] : undefined) ?? rule.otherwise;
+/**
+ * The permissions a field needs; a part that depends on a variable not known yet (REST checks before
+ * reading parameters) is left to the check at execution, which has the variables.
+ */
+function resolveRule(rule: FieldRule, node: FieldNode, variables: AuthorizeOptions['variables']): (Permission | typeof ANY_CALLER)[] {
+  if (typeof rule === 'string') return [rule];
+  const argumentValue = (name: string) => argumentOf(node, name, variables);
+  if ('grants' in rule) return [rule.permission];
+  const value = argumentValue(rule.argument);
+  if (value === DEFERRED) return [];
+  return [(typeof value === 'string' && Object.hasOwn(rule.byValue, value) ? rule.byValue[value] : undefined) ?? rule.otherwise];
+}
+
+/** The known permissions a grant rule's argument lists (unknown names are the resolver's 400, not a 403). */
+function grantedBy(rule: GrantRule, node: FieldNode, variables: AuthorizeOptions['variables']): string[] {
+  const granted = argumentOf(node, rule.grants, variables);
+  return Array.isArray(granted) ? granted.filter(isPermission) : [];
+}
+
+function argumentOf(node: FieldNode, name: string, variables: AuthorizeOptions['variables']): unknown {
+  const argument = node.arguments?.find((candidate) => candidate.name.value === name);
+  return argument ? literalValue(argument.value, variables) : undefined;
 }
 
 const DEFERRED = Symbol('deferred');
@@ -110,6 +125,7 @@ const DEFERRED = Symbol('deferred');
 function literalValue(node: ValueNode, variables: AuthorizeOptions['variables']): unknown {
   if (node.kind === Kind.VARIABLE) return variables ? variables[node.name.value] : DEFERRED;
   if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
+  if (node.kind === Kind.LIST) return node.values.map((item) => literalValue(item, variables));
   return undefined;
 }
 

@@ -46,7 +46,17 @@ export interface ArgumentRule {
   otherwise: Permission | typeof ANY_CALLER;
 }
 
-export type FieldRule = Permission | typeof ANY_CALLER | ArgumentRule;
+/**
+ * `permission`, plus every permission the `argument` lists: whoever grants permissions (to a new API
+ * key) must hold them. Checked with the other rules before anything executes, so an operation whose
+ * second mutation grants too much is refused before its first one commits.
+ */
+export interface GrantRule {
+  permission: Permission;
+  grants: string;
+}
+
+export type FieldRule = Permission | typeof ANY_CALLER | ArgumentRule | GrantRule;
 
 /**
  * A resource type's access: its fields need one of `anyOf` wherever a query reaches them, except the
@@ -79,6 +89,7 @@ export function typeAccess(type: GraphQLNamedType | null | undefined): TypeAcces
 export function rulePermissions(rule: FieldRule): string[] {
   if (rule === ANY_CALLER) return [];
   if (typeof rule === 'string') return [rule];
+  if ('grants' in rule) return [rule.permission];
   const named = [...new Set(Object.values(rule.byValue))];
   return rule.otherwise === ANY_CALLER || named.includes(rule.otherwise) ? named : [...named, rule.otherwise];
 }

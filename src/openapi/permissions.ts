@@ -25,6 +25,10 @@ export function routePermission(schema: GraphQLSchema, rootTypeName: string, fie
   if (typeof rule === 'string') {
     return { permissions: [rule], text: `Permission: \`${rule}\`.`, canForbid: true };
   }
+  if ('grants' in rule) {
+    const text = `Permission: \`${rule.permission}\`, and every permission listed in \`${rule.grants}\`.`;
+    return { permissions: [rule.permission], text, canForbid: true };
+  }
   const pairs = Object.entries(rule.byValue).map(([value, permission]) => `\`${value}\` → \`${permission}\``);
   const otherwise = rule.otherwise === ANY_CALLER ? 'any valid token' : `\`${rule.otherwise}\``;
   return {

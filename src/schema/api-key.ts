@@ -18,7 +18,7 @@ import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { builder } from './builder.ts';
 import { listType, parseWindow } from './list.ts';
-import { declareResource } from './resource.ts';
+import { accessRule, declareResource } from './resource.ts';
 
 export const API_KEYS = declareResource({
   name: 'api-keys',
@@ -89,7 +89,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKeyRef,
-    extensions: API_KEYS.writes,
+    // Checked before anything executes (assertGrantable below stays for callers outside GraphQL).
+    extensions: accessRule({ permission: 'create:api-keys', grants: 'permissions' }),
     args: {
       name: t.arg.string({ required: true }),
       permissions: t.arg.stringList({ required: true }),

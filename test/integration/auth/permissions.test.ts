@@ -66,6 +66,7 @@ function attemptsFor(route: Route): { path: string; permission: Permission }[] {
     if (rule === undefined) throw new Error(`${key} has no rule`);
     if (rule === ANY_CALLER) return [];
     if (typeof rule === 'string') return [{ path: fill('1'), permission: rule }];
+    if ('grants' in rule) return [{ path: fill('1'), permission: rule.permission }];
     // An argument decides: try each value in the path parameter that carries it.
     return Object.entries(rule.byValue).map(([value, permission]) => ({ path: fill(value), permission }));
   });
@@ -125,6 +126,7 @@ describe('GraphQL: every top-level field of the schema', () => {
           if (rule === undefined || rule === ANY_CALLER) return [];
           const variants: [string, Permission][] =
             typeof rule === 'string' ? [[fieldQuery(operation, field), rule]]
+            : 'grants' in rule ? [[fieldQuery(operation, field), rule.permission]]
             : Object.entries(rule.byValue).map(([value, permission]) => [fieldQuery(operation, field, { [rule.argument]: JSON.stringify(value) }), permission]);
           return variants.map(([query, permission]) => [query, permission] as const);
         })
