@@ -2,7 +2,6 @@
  * Ecosystems over GraphQL (REST rows map onto these fields): the organisation's curated entity
  * filters, and the entities each one selects. The rules live in src/management/ecosystems.ts.
  */
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requirePrincipal } from '../auth/principal.ts';
 import { compileFilter, type WhereFor } from '../filter/index.ts';
 import { givenArguments } from '../management/input.ts';
@@ -19,8 +18,8 @@ import {
 } from '../management/ecosystems.ts';
 import { builder } from './builder.ts';
 import { ENTITY_LIST, EntityList } from './entity.ts';
-import { listArgs, listType, parseWindow } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { listArgs, listType } from './list.ts';
+import { resolveList, resolvePagedList, type ListDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 const KEY = { id: ECOSYSTEM_SLUG };
@@ -114,19 +113,19 @@ builder.queryFields((t) => ({
     extensions: ECOSYSTEMS.reads,
     description: "The organisation's active ecosystems, by sort_order then id",
     args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const principal = requirePrincipal(context.principal);
-      const window = parseWindow(args, ECOSYSTEM_LIST_MAX_LIMIT);
-      const where = { org_id: principal.orgId, is_active: true };
-      const data = await context.prisma.ecosystem.findMany({
-        ...queryFromInfo({ context, info, typeName: 'Ecosystem', path: ['data'] }),
-        where,
-        orderBy: [{ sort_order: 'asc' }, { id: 'asc' }],
-        take: window.limit,
-        skip: window.offset,
-      });
-      return { data, page: { ...window, next_cursor: null, count: () => context.prisma.ecosystem.count({ where }) } };
-    },
+    resolve: (_root, args, context, info) =>
+      resolvePagedList(
+        {
+          typeName: 'Ecosystem',
+          maxLimit: ECOSYSTEM_LIST_MAX_LIMIT,
+          where: () => ({ org_id: requirePrincipal(context.principal).orgId, is_active: true }),
+          findMany: (query) => context.prisma.ecosystem.findMany({ ...query, orderBy: [{ sort_order: 'asc' }, { id: 'asc' }] }),
+          count: (query) => context.prisma.ecosystem.count(query),
+        },
+        args,
+        context,
+        info,
+      ),
   }),
   ecosystem: t.prismaField({
     type: Ecosystem,

@@ -2,7 +2,6 @@
  * Team invitations over GraphQL: create (the token is in that response only), list, revoke, and
  * accept or decline by token. The rules live in src/management/invitations.ts.
  */
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requirePrincipal } from '../auth/principal.ts';
 import { givenArguments } from '../management/input.ts';
 import {
@@ -16,7 +15,8 @@ import {
 } from '../management/invitations.ts';
 import { requireMembership } from '../management/teams.ts';
 import { builder } from './builder.ts';
-import { listType, parseWindow } from './list.ts';
+import { listType } from './list.ts';
+import { resolvePagedList } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 export const INVITATIONS = declareResource({
@@ -116,19 +116,22 @@ builder.queryFields((t) => ({
     extensions: INVITATIONS.reads,
     description: "A team's invitations, newest first; tokens are never shown",
     args: { team: t.arg.int(TEAM_ARG), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const window = parseWindow(args, INVITATION_LIST_MAX_LIMIT);
-      await requireMembership(context.prisma, requirePrincipal(context.principal), args.team);
-      const where = { team_id: args.team };
-      const data = await context.prisma.teamInvitation.findMany({
-        ...queryFromInfo({ context, info, typeName: 'TeamInvitation', path: ['data'] }),
-        where,
-        orderBy: { id: 'desc' },
-        take: window.limit,
-        skip: window.offset,
-      });
-      return { data, page: { ...window, next_cursor: null, count: () => context.prisma.teamInvitation.count({ where }) } };
-    },
+    resolve: (_root, args, context, info) =>
+      resolvePagedList(
+        {
+          typeName: 'TeamInvitation',
+          maxLimit: INVITATION_LIST_MAX_LIMIT,
+          where: async () => {
+            await requireMembership(context.prisma, requirePrincipal(context.principal), args.team);
+            return { team_id: args.team };
+          },
+          findMany: (query) => context.prisma.teamInvitation.findMany({ ...query, orderBy: { id: 'desc' } }),
+          count: (query) => context.prisma.teamInvitation.count(query),
+        },
+        args,
+        context,
+        info,
+      ),
   }),
 }));
 

@@ -3,7 +3,6 @@
  * ecosystems' (read:ecosystems / write:ecosystems); the entity summaries they carry come with them.
  * The rules live in src/management/landscapes.ts.
  */
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requirePrincipal } from '../auth/principal.ts';
 import { requireEcosystemId, ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
 import { givenArguments } from '../management/input.ts';
@@ -17,7 +16,8 @@ import {
   visibleLandscape,
 } from '../management/landscapes.ts';
 import { builder } from './builder.ts';
-import { listType, parseWindow } from './list.ts';
+import { listType } from './list.ts';
+import { resolvePagedList } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 export const LANDSCAPES = declareResource({
@@ -108,19 +108,21 @@ builder.queryFields((t) => ({
     extensions: LANDSCAPES.reads,
     description: "An ecosystem's landscapes, by sort_order then id",
     args: { ecosystem: t.arg.string(ECOSYSTEM_ARG), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const window = parseWindow(args, LANDSCAPE_LIST_MAX_LIMIT);
-      const ecosystemId = await requireEcosystemId(context.prisma, requirePrincipal(context.principal), args.ecosystem);
-      const where = { ecosystem_id: ecosystemId };
-      const data = await context.prisma.landscape.findMany({
-        ...queryFromInfo({ context, info, typeName: 'Landscape', path: ['data'] }),
-        where,
-        orderBy: [{ sort_order: 'asc' }, { id: 'asc' }],
-        take: window.limit,
-        skip: window.offset,
-      });
-      return { data, page: { ...window, next_cursor: null, count: () => context.prisma.landscape.count({ where }) } };
-    },
+    resolve: (_root, args, context, info) =>
+      resolvePagedList(
+        {
+          typeName: 'Landscape',
+          maxLimit: LANDSCAPE_LIST_MAX_LIMIT,
+          where: async () => ({
+            ecosystem_id: await requireEcosystemId(context.prisma, requirePrincipal(context.principal), args.ecosystem),
+          }),
+          findMany: (query) => context.prisma.landscape.findMany({ ...query, orderBy: [{ sort_order: 'asc' }, { id: 'asc' }] }),
+          count: (query) => context.prisma.landscape.count(query),
+        },
+        args,
+        context,
+        info,
+      ),
   }),
   landscape: t.prismaField({
     type: Landscape,

@@ -2,7 +2,6 @@
  * Teams and their members over GraphQL. A team is visible only to its members; roles decide who
  * changes what. The rules live in src/management/teams.ts.
  */
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { requirePrincipal } from '../auth/principal.ts';
 import { givenArguments } from '../management/input.ts';
 import {
@@ -19,7 +18,8 @@ import {
   visibleTeams,
 } from '../management/teams.ts';
 import { builder } from './builder.ts';
-import { listType, parseWindow } from './list.ts';
+import { listType } from './list.ts';
+import { resolvePagedList } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 /** A user id in a path: whatever the identity provider uses, one path segment. */
@@ -105,18 +105,19 @@ builder.queryFields((t) => ({
     extensions: TEAMS.reads,
     description: "The caller's active teams, by id",
     args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const window = parseWindow(args, TEAM_LIST_MAX_LIMIT);
-      const where = visibleTeams(requirePrincipal(context.principal));
-      const data = await context.prisma.team.findMany({
-        ...queryFromInfo({ context, info, typeName: 'Team', path: ['data'] }),
-        where,
-        orderBy: { id: 'asc' },
-        take: window.limit,
-        skip: window.offset,
-      });
-      return { data, page: { ...window, next_cursor: null, count: () => context.prisma.team.count({ where }) } };
-    },
+    resolve: (_root, args, context, info) =>
+      resolvePagedList(
+        {
+          typeName: 'Team',
+          maxLimit: TEAM_LIST_MAX_LIMIT,
+          where: () => visibleTeams(requirePrincipal(context.principal)),
+          findMany: (query) => context.prisma.team.findMany({ ...query, orderBy: { id: 'asc' } }),
+          count: (query) => context.prisma.team.count(query),
+        },
+        args,
+        context,
+        info,
+      ),
   }),
   team: t.prismaField({
     type: Team,
@@ -131,19 +132,22 @@ builder.queryFields((t) => ({
     extensions: TEAMS.reads,
     description: "A team's members, by join order",
     args: { team: t.arg.int(TEAM_ARG), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: async (_root, args, context, info) => {
-      const window = parseWindow(args, TEAM_LIST_MAX_LIMIT);
-      await requireMembership(context.prisma, requirePrincipal(context.principal), args.team);
-      const where = { team_id: args.team };
-      const data = await context.prisma.teamMember.findMany({
-        ...queryFromInfo({ context, info, typeName: 'TeamMember', path: ['data'] }),
-        where,
-        orderBy: { id: 'asc' },
-        take: window.limit,
-        skip: window.offset,
-      });
-      return { data, page: { ...window, next_cursor: null, count: () => context.prisma.teamMember.count({ where }) } };
-    },
+    resolve: (_root, args, context, info) =>
+      resolvePagedList(
+        {
+          typeName: 'TeamMember',
+          maxLimit: TEAM_LIST_MAX_LIMIT,
+          where: async () => {
+            await requireMembership(context.prisma, requirePrincipal(context.principal), args.team);
+            return { team_id: args.team };
+          },
+          findMany: (query) => context.prisma.teamMember.findMany({ ...query, orderBy: { id: 'asc' } }),
+          count: (query) => context.prisma.teamMember.count(query),
+        },
+        args,
+        context,
+        info,
+      ),
   }),
 }));
 
