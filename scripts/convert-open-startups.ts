@@ -1,7 +1,7 @@
 /**
  * Converts the open startup data into the demo data set:
  *   npx tsx scripts/convert-open-startups.ts <shared-data-dir> <out-dir>
- * e.g. `npx tsx scripts/convert-open-startups.ts /work/shared/data/open-startups prisma/demo`.
+ * e.g. `npx tsx scripts/convert-open-startups.ts <sources> prisma/demo` (docs/open-data.md lists the sources).
  * <shared-data-dir> may be the open-startups folder itself or the folder that contains it.
  */
 import { existsSync } from 'node:fs';

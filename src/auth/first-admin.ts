@@ -1,5 +1,5 @@
 /**
- * The first administrator (CONTRACT section 11), run at start-up:
+ * The first administrator (docs/auth.md), run at start-up:
  * - with ADMIN_CLIENT_ID and ADMIN_CLIENT_SECRET, that key exists in ADMIN_ORG with every permission.
  *   If it exists with another secret, the stored hash is replaced (the environment is the source of
  *   truth for this one key); missing permissions are added. A key revoked through the API stays

@@ -42,7 +42,7 @@ export interface FilterScalar {
   readonly position: number;
 }
 
-/** The limits CONTRACT section 7 sets; the parser enforces them while it reads. */
+/** The limits grammar.md sets; the parser enforces them while it reads. */
 export const FILTER_LIMITS = Object.freeze({
   maxLength: 4096,
   maxDepth: 16,

@@ -1,5 +1,5 @@
 /**
- * The filter language (CONTRACT section 7, grammar in grammar.md): `launch_year[gte]:2020`,
+ * The filter language (defined in grammar.md): `launch_year[gte]:2020`,
  * `and(hq_country:DEU, or(tags[in_all]:3|7, investor__total_invested_usd[gte]:1000000))`.
  *
  * Three pure stages, after PostgREST: `parseFilter` (syntax only, positions kept) → `resolveFilter`

@@ -19,7 +19,7 @@ export interface DocsHandlers {
   site: RequestHandler;
 }
 
-/** 405 with Allow for anything but GET and HEAD (CONTRACT section 1); true when it answered. */
+/** 405 with Allow for anything but GET and HEAD (docs/read-api.md, Transport); true when it answered. */
 function refusedMethod(req: Request, res: Response): boolean {
   if (READ_METHODS.has(req.method)) return false;
   sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, {

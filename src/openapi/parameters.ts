@@ -44,7 +44,7 @@ function pathParameter(name: string, variable: VariableShape | undefined): Param
 function pathSchema(name: string, variable: VariableShape | undefined): JsonSchema {
   if (!variable) return { type: 'string' };
   const schema = inputSchema(variable.type);
-  // Path ids are `^\d+$` (CONTRACT section 8); anything else is 400.
+  // Path ids are `^\d+$` (docs/read-api.md, Transport); anything else is 400.
   if (schema.type === 'integer') return { type: 'integer', minimum: 1 };
   // `/api/filters/{resource}`: the filterable resources; any other is 404.
   if (name === 'resource') return { ...schema, enum: RESOURCES };

@@ -1,6 +1,6 @@
 /**
  * Responses: the REST envelopes around the operation's result (src/rest/envelope.ts), and the error
- * envelope with the statuses of CONTRACT section 2, one shared component per status (STATUS_BY_CODE).
+ * envelope with the statuses of docs/read-api.md (Errors), one shared component per status (STATUS_BY_CODE).
  */
 import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, STATUS_BY_CODE } from '../errors.ts';
@@ -91,7 +91,7 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** The error statuses a route can answer (the order of checks in CONTRACT section 2). */
+/** The error statuses a route can answer (the order of checks in docs/read-api.md, Errors). */
 export function errorStatuses(route: Route, permission: RoutePermission): number[] {
   const write = WRITE_METHODS.has(route.method);
   return [

@@ -1,4 +1,4 @@
-// HTTP rules that hold for every endpoint (CONTRACT section 1): JSON bodies only, 1 MiB at most,
+// HTTP rules that hold for every endpoint (docs/read-api.md, Transport): JSON bodies only, 1 MiB at most,
 // envelopes for unknown paths, request ids on every response.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

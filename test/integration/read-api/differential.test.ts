@@ -52,7 +52,7 @@ const SEED = 20_260_303;
 const SAMPLE_EVERY = 8;
 /** Under the grammar's 4096, so that no generated filter is refused for its size. */
 const MAX_FILTER_LENGTH = 2000;
-/** CONTRACT section 6: the largest `limit` per list. */
+/** docs/read-api.md, Lists: the largest `limit` per list. */
 const MAX_LIMIT: Readonly<Record<Resource, number>> = {
   entities: 500,
   founders: 500,
@@ -332,7 +332,7 @@ function expectedRecords(loaded: LoadedResource, filter: ResolvedFilter): Filter
 
 const idOf = (record: FilterRecord) => record.id as number;
 
-/** The rows in `sort` order as CONTRACT section 6 defines it: NULLs last ascending, first descending, then id. */
+/** The rows in `sort` order as docs/read-api.md (Lists) defines it: NULLs last ascending, first descending, then id. */
 function sortedRecords(resource: Resource, records: FilterRecord[], sort: string): FilterRecord[] {
   const descending = sort.startsWith('-');
   const field = fieldRegistry(resource).fields.get(sort.replace(/^-/, ''));
@@ -494,7 +494,7 @@ describe('the API returns exactly the ids the in-memory evaluator selects', () =
  * ties included). Over GraphQL, selecting only ids: it is the cheaper transport, and REST passes the
  * same sort and cursor straight through (the samples above page over REST).
  */
-describe('every sort order pages through every row once, in the order CONTRACT section 6 defines', () => {
+describe('every sort order pages through every row once, in the order docs/read-api.md defines', () => {
   test.each(RESOURCES)(
     '%s',
     async (resource) => {

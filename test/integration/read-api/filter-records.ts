@@ -15,7 +15,7 @@ import type { FilterRecord } from '../../unit/filter/evaluate.ts';
 export interface LoadedResource {
   readonly resource: Resource;
   readonly records: readonly FilterRecord[];
-  /** CONTRACT section 6: the rows a list considers for this filter, or for none (soft deletion hides some). */
+  /** docs/read-api.md, Lists: the rows a list considers for this filter, or for none (soft deletion hides some). */
   inScope(record: FilterRecord, filter: ResolvedFilter | undefined): boolean;
 }
 
