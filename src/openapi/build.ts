@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document, generated at start-up from the sources of truth: paths and methods from
  * the REST route table, records from the GraphQL selections of the routes' operations, permissions
- * from ROOT_FIELD_RULES, list limits from the list definitions, error codes from STATUS_BY_CODE.
+ * and list limits from the resource declarations (src/schema/resource.ts), error codes from STATUS_BY_CODE.
  * Nothing here is maintained by hand except the few paths no table describes (fixed-paths.ts).
  */
 import { readFileSync } from 'node:fs';

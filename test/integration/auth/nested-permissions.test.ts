@@ -1,4 +1,4 @@
-// Navigating a relation needs the permission of the resource it reaches (TYPE_RULES), on both
+// Navigating a relation needs the permission of the resource it reaches (the access its type declares), on both
 // transports; the summaries other records embed come with the embedding record's permission.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
