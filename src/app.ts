@@ -2,12 +2,12 @@
  * The composition root: wires configuration, database, GraphQL and REST into one express app.
  * Everything a request touches is created here and handed down; nothing reaches for globals.
  */
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { AppError, internalError } from './errors.ts';
+import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
@@ -91,7 +91,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   // JSON bodies are read here, with the 1 MiB limit however they are sent (chunked too); yoga takes
   // the parsed body as it is.
-  app.use('/graphql', express.json({ limit: BODY_LIMIT }), (req, res, next) => {
+  app.use('/graphql', refuseNonJsonBodies, express.json({ limit: BODY_LIMIT }), refuseNulCharacters, (req, res, next) => {
     const transport: TransportContext = {
       requestId: res.locals.requestId as string,
       header: (name) => req.get(name),
@@ -128,3 +128,24 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   return Object.assign(app, { close: () => auth.close() });
 }
+
+/** A POST to /graphql carries JSON (GraphQL over HTTP); anything else is refused in the error envelope. */
+const refuseNonJsonBodies: RequestHandler = (req, res, next) => {
+  if (req.method === 'POST' && !req.is('application/json')) {
+    sendError(res, new AppError('VALIDATION_ERROR', 'A GraphQL request body must be JSON (Content-Type: application/json)', {
+      details: [{ path: 'header.content-type', message: 'must be application/json' }],
+    }));
+    return;
+  }
+  next();
+};
+
+/** No field of this API holds a NUL character, and PostgreSQL text cannot: refused before any work. */
+const refuseNulCharacters: RequestHandler = (req, res, next) => {
+  const at = findNul(req.body, 'body');
+  if (at) {
+    sendError(res, new AppError('VALIDATION_ERROR', `The request ${NUL_MESSAGE}`, { details: [{ path: at, message: NUL_MESSAGE }] }));
+    return;
+  }
+  next();
+};

@@ -107,3 +107,23 @@ export function findAppError(error: unknown): AppError | undefined {
   }
   return undefined;
 }
+
+/** PostgreSQL text cannot hold a NUL character, and no field of this API needs one. */
+export const NUL_MESSAGE = 'must not contain a NUL character';
+
+/** The path of the first string holding a NUL character in a parsed JSON value (`body.name`), if any. */
+export function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findNul(item, `${path}.${index}`);
+      if (found) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = key.includes('\u0000') ? `${path}.${key}` : findNul(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

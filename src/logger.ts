@@ -2,6 +2,7 @@
  * Structured logs (pino). Secrets never reach a log line: the redaction list covers every place a
  * credential can sit in what we log (headers, bodies of the token and key endpoints).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -30,10 +31,20 @@ export const REDACTED_PATHS = [
   '*.private_jwk',
 ];
 
+/**
+ * The request being served, for log lines written anywhere below the HTTP layer (a resolver's
+ * unexpected error, a failed query): they carry its id without every function passing it along.
+ */
+export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
 export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
   return pino(
     {
       level: options.level,
+      mixin: () => {
+        const scope = requestScope.getStore();
+        return scope ? { requestId: scope.requestId } : {};
+      },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { service: 'venture-data-api' },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -52,7 +52,7 @@ export function parseApiKeyInput(input: unknown, prefix: string): ApiKeyInput {
   }
   const { name, permissions } = input as Record<string, unknown>;
   const details: ErrorDetail[] = [];
-  if (typeof name !== 'string' || name.trim().length === 0 || name.length > API_KEY_NAME_MAX) {
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > API_KEY_NAME_MAX || name.includes('\u0000')) {
     details.push({ path: at('name'), message: `must be a string of 1 to ${API_KEY_NAME_MAX} characters` });
   }
   if (!Array.isArray(permissions) || permissions.length === 0 || !permissions.every((item) => typeof item === 'string')) {

@@ -44,9 +44,17 @@ export const MAX_CLIENT_ID_LENGTH = 256;
 
 export function readParameters(contentType: string | undefined, body: string): TokenParameters {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType === 'application/x-www-form-urlencoded') return fromForm(body);
-  if (mediaType === 'application/json') return fromJson(body);
+  if (mediaType === 'application/x-www-form-urlencoded') return withoutNul(fromForm(body));
+  if (mediaType === 'application/json') return withoutNul(fromJson(body));
   throw invalidRequest('The body must be application/x-www-form-urlencoded or application/json');
+}
+
+/** No credential or parameter of ours holds a NUL character, and PostgreSQL text cannot. */
+function withoutNul(parameters: TokenParameters): TokenParameters {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value.includes('\u0000')) throw invalidRequest(`The ${name} parameter contains a NUL character`);
+  }
+  return parameters;
 }
 
 function fromForm(body: string): TokenParameters {
@@ -93,6 +101,7 @@ export function readClientCredentials(authorization: string | undefined, paramet
     try {
       clientId = decodeFormComponent(decoded.slice(0, colon));
       clientSecret = decodeFormComponent(decoded.slice(colon + 1));
+      if (`${clientId}${clientSecret}`.includes('\u0000')) throw new Error('NUL');
     } catch {
       throw invalidClient('The Basic credentials are not correctly encoded', true);
     }

@@ -101,7 +101,10 @@ function readDateTime(text: string): Date | undefined {
     return undefined;
   }
   date.setUTCHours(Number(hour), Number(minute) - offset, Number(second), Number(fraction.padEnd(3, '0')));
-  return date;
+  // The offset can carry the instant out of the years 1 to 9999, which PostgreSQL (no year 0) and
+  // ISO 8601 text (no five-digit years) cannot hold.
+  const utcYear = date.getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999 ? date : undefined;
 }
 
 /** Minutes east of UTC; a missing zone means UTC, as everywhere else in the API. */

@@ -9,22 +9,31 @@ import { AppError, findAppError, internalError, STATUS_BY_CODE, toGraphQLError }
 import type { Logger } from '../logger.ts';
 
 export function createErrorMasker(logger: Logger) {
-  return (error: unknown, _message: string, requestId?: string): GraphQLError => {
+  return (error: unknown): GraphQLError => {
     const appError = findAppError(error);
     if (appError) return toGraphQLError(appError);
-    if (error instanceof GraphQLError && !error.originalError) {
+    if (error instanceof GraphQLError && (!error.originalError || isVariableError(error))) {
       const validation = new AppError('VALIDATION_ERROR', error.message);
       return new GraphQLError(error.message, {
         nodes: error.nodes,
         source: error.source,
         positions: error.positions,
         path: error.path,
-        extensions: { ...error.extensions, code: validation.code, http: { status: validation.status } },
+        extensions: { ...error.extensions, code: validation.code, http: { status: validation.status, spec: false } },
       });
     }
-    logger.error({ err: error, requestId }, 'unexpected error while executing GraphQL');
+    // The request id comes with the log line from the request's scope (src/logger.ts).
+    logger.error({ err: error }, 'unexpected error while executing GraphQL');
     return toGraphQLError(internalError());
   };
+}
+
+/**
+ * A variable value of the wrong type (`"many"` for an Int, 2^31, an object for a String): graphql-js
+ * reports it before execution, without a path, keeping the scalar's own error as the original.
+ */
+function isVariableError(error: GraphQLError): boolean {
+  return error.path === undefined && error.message.startsWith('Variable "$');
 }
 
 /**

@@ -62,7 +62,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     logging: false,
     plugins: [useResponseHeaders(), useValidationErrorCode(), ...useArmor(), ...(options.plugins ?? [])],
     maskedErrors: {
-      maskError: (error, message) => maskError(error, message),
+      maskError: (error) => maskError(error),
     },
     graphiql: options.graphiql
       ? { title: 'Venture Data API', defaultQuery: GRAPHIQL_QUERY, headers: GRAPHIQL_HEADERS, shouldPersistHeaders: true }

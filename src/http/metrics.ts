@@ -5,6 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { finalStatus } from './access-log.ts';
 
 export interface Metrics {
   /** Times every request; put it first. */
@@ -41,12 +42,13 @@ export function createMetrics(): Metrics {
   return {
     observe: (req, res, next) => {
       const stop = duration.startTimer();
-      res.on('finish', () => {
+      // 'close' also fires when the client leaves first: those requests count, as 499.
+      res.on('close', () => {
         // /docs serves its page and assets beneath one mount: they count as one endpoint.
         const path = req.baseUrl === '/docs' ? '/docs' : req.baseUrl + req.path;
         const endpoint =
           (res.locals.endpoint as string | undefined) ?? (FIXED_ENDPOINTS.has(path) ? `${req.method} ${path}` : 'unmatched');
-        stop({ endpoint, status: String(res.statusCode) });
+        stop({ endpoint, status: String(finalStatus(res)) });
       });
       next();
     },

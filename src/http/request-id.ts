@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { requestScope } from '../logger.ts';
 
 /** Incoming ids are echoed only when they look like ids, so a header cannot inject into logs. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -9,5 +10,6 @@ export const requestId: RequestHandler = (req, res, next) => {
   const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = id;
   res.set('X-Request-Id', id);
-  next();
+  // Everything served for this request runs inside its scope, so its log lines carry the id.
+  requestScope.run({ requestId: id }, next);
 };

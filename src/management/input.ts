@@ -4,7 +4,7 @@
  * over GraphQL. Unknown fields are refused (a misspelt field must not be silently dropped).
  */
 import { z } from 'zod';
-import { validationError, type ErrorDetail } from '../errors.ts';
+import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
 
 const at = (prefix: string, path: readonly PropertyKey[]): string =>
   [prefix, ...path.map(String)].filter(Boolean).join('.') || 'input';
@@ -31,4 +31,8 @@ export function givenArguments(args: Record<string, unknown>): Record<string, un
 
 /** A text of `min` to `max` characters, trimmed of nothing: what the client sent is what is stored. */
 export const text = (min: number, max: number) =>
-  z.string({ error: 'must be a string' }).min(min, `must be ${min} to ${max} characters`).max(max, `must be ${min} to ${max} characters`);
+  z
+    .string({ error: 'must be a string' })
+    .min(min, `must be ${min} to ${max} characters`)
+    .max(max, `must be ${min} to ${max} characters`)
+    .refine((value) => !value.includes('\u0000'), NUL_MESSAGE);

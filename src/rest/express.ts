@@ -18,15 +18,22 @@ export function sendError(res: Response, error: AppError): void {
   sendResponse(res, [toErrorEnvelope(error), { status: error.status, headers: error.headers }]);
 }
 
-function toRestRequest(req: Request, requestId: string): RestRequest {
+function toRestRequest(req: Request, res: Response): RestRequest {
   return {
     method: req.method,
     path: req.baseUrl + req.path,
     query: req.query as Record<string, QueryValue>,
     body: req.body,
-    requestId,
+    requestId: res.locals.requestId as string,
     header: (name) => req.get(name),
     responseHeaders: new Headers(),
+    // Known to metrics and usage as soon as the route matches, even if the client leaves before the answer.
+    get endpoint() {
+      return res.locals.endpoint as string | undefined;
+    },
+    set endpoint(endpoint) {
+      res.locals.endpoint = endpoint;
+    },
   };
 }
 
@@ -45,10 +52,7 @@ export function restRouter(handle: (request: RestRequest) => Promise<RestRespons
   });
   router.use(express.json({ limit: BODY_LIMIT, strict: false }));
   router.use(async (req, res) => {
-    const request = toRestRequest(req, res.locals.requestId as string);
-    const response = await handle(request);
-    res.locals.endpoint = request.endpoint;
-    sendResponse(res, response);
+    sendResponse(res, await handle(toRestRequest(req, res)));
   });
   return router;
 }

@@ -4,7 +4,17 @@
  * wraps the result. It never touches express.
  */
 import type { DocumentNode, ExecutionResult, GraphQLFormattedError } from 'graphql';
-import { AppError, findAppError, internalError, STATUS_BY_CODE, toErrorEnvelope, type ErrorCode } from '../errors.ts';
+import {
+  AppError,
+  findAppError,
+  findNul,
+  internalError,
+  NUL_MESSAGE,
+  STATUS_BY_CODE,
+  toErrorEnvelope,
+  validationError,
+  type ErrorCode,
+} from '../errors.ts';
 import type { OperationRunner } from '../graphql/run-operation.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { parseFieldSelection } from './envelope.ts';
@@ -92,9 +102,11 @@ async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, 
 
   const { candidate, match } = found;
   request.endpoint = `${candidate.route.method} ${candidate.route.path}`;
-  const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodeURIComponent(match![index + 1]!)]));
+  const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodePathParameter(name, match![index + 1]!)]));
   const run = await options.run(request);
   options.authorize?.(candidate.document, run.context);
+  const nulAt = findNul(request.body, 'body');
+  if (nulAt) throw validationError([{ path: nulAt, message: NUL_MESSAGE }]);
   const variables = candidate.route.toVariables(request, params);
   const fields = parseFieldSelection(request, candidate.fields);
   const result = await run.execute(candidate.document, variables);
@@ -102,6 +114,18 @@ async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, 
   if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), BODY_METHODS.has(request.method) ? 'body' : 'query');
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: { ...headers } }];
+}
+
+/** A path segment as text; a malformed escape or a NUL character is the client's 400. */
+function decodePathParameter(name: string, raw: string): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    throw validationError([{ path: `path.${name}`, message: 'is not a correctly percent-encoded path segment' }]);
+  }
+  if (value.includes('\u0000')) throw validationError([{ path: `path.${name}`, message: NUL_MESSAGE }]);
+  return value;
 }
 
 /** Rebuilds the AppError a masked GraphQL error stands for; details get REST paths (`query.limit`). */

@@ -1,5 +1,5 @@
 /** The transport-neutral REST request the handler works on (express.ts builds it). */
-import { validationError, type ErrorDetail } from '../errors.ts';
+import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
 import { closeMatches } from '../filter/suggest.ts';
 
 export type QueryValue = string | string[] | undefined;
@@ -16,6 +16,9 @@ export interface RestRequest {
   /** Set by the handler once a route matches: its template, e.g. `GET /api/entities/{id}`. */
   endpoint?: string;
 }
+
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
 
 /** Read by the handler itself (src/rest/envelope.ts), on every route that returns records. */
 const HANDLER_PARAMETERS = ['fields'];
@@ -37,17 +40,23 @@ export class QueryReader {
       this.details.push({ path: `query.${name}`, message: 'must be given once' });
       return undefined;
     }
+    if (value?.includes('\u0000')) {
+      this.details.push({ path: `query.${name}`, message: NUL_MESSAGE });
+      return undefined;
+    }
     return value;
   }
 
   integer(name: string): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    if (!/^-?\d{1,15}$/.test(text)) {
-      this.details.push({ path: `query.${name}`, message: 'must be an integer' });
+    const value = /^-?\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+    // Every integer parameter is a GraphQL Int: 32 bits, like the ids and counts it stands for.
+    if (!(value >= INT_MIN && value <= INT_MAX)) {
+      this.details.push({ path: `query.${name}`, message: `must be an integer from ${INT_MIN} to ${INT_MAX}` });
       return undefined;
     }
-    return Number(text);
+    return value;
   }
 
   boolean(name: string): boolean | undefined {

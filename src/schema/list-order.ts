@@ -77,18 +77,40 @@ function encodeValue(value: unknown): CursorValue {
   return String(value); // Prisma Decimal
 }
 
-function decodeValue(value: CursorValue, kind: ValueKind): unknown {
+const NOT_OURS = Symbol('not a value encodeValue makes');
+
+/**
+ * A cursor value back to what the keyset condition compares, checked against the sort key's kind:
+ * a cursor travels through clients, so nothing in it is used before it has the exact shape
+ * encodeValue gives (an object or a string where a number belongs never reaches the query).
+ */
+function decodeValue(value: unknown, kind: ValueKind): unknown {
   if (value === null) return null;
   switch (kind) {
+    case 'int':
+      return Number.isInteger(value) && (value as number) >= -2_147_483_648 && (value as number) <= 2_147_483_647 ? value : NOT_OURS;
+    case 'float':
+      return typeof value === 'number' && Number.isFinite(value) ? value : NOT_OURS;
+    case 'decimal':
+      return typeof value === 'number' || (typeof value === 'string' && /^-?\d{1,40}(\.\d{1,40})?$/.test(value)) ? value : NOT_OURS;
     case 'money':
-      return BigInt(value as string);
+      return typeof value === 'string' && /^-?\d{1,19}$/.test(value) ? BigInt(value) : NOT_OURS;
+    case 'bool':
+      return typeof value === 'boolean' ? value : NOT_OURS;
     case 'date':
-    case 'datetime':
-      return new Date(value as string);
-    default:
-      return value;
+    case 'datetime': {
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return NOT_OURS;
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? NOT_OURS : date;
+    }
+    case 'string':
+    case 'uuid':
+      return typeof value === 'string' && !value.includes('\u0000') ? value : NOT_OURS;
   }
 }
+
+/** A sort signature as this API writes one, safe to repeat in a message. */
+const SORT_SIGNATURE = /^-?[a-z_]{1,64}(,-?[a-z_]{1,64}){0,15}$/;
 
 export function encodeCursor(keys: SortKey[], filter: string | null | undefined, row: unknown): string {
   const payload: CursorPayload = {
@@ -108,21 +130,23 @@ export function decodeCursor(cursor: string, keys: SortKey[], filter: string | n
   } catch {
     throw invalid('is not a cursor this API issued');
   }
-  if (!payload || !Array.isArray(payload.v) || payload.v.length !== keys.length || typeof payload.s !== 'string') {
+  if (!payload || typeof payload !== 'object' || typeof payload.s !== 'string' || typeof payload.f !== 'string' || !Array.isArray(payload.v)) {
     throw invalid('is not a cursor this API issued');
   }
-  if (payload.s !== sortSignature(keys)) throw invalid('was issued for another sort order; pass the same sort');
-  if (payload.f !== filterDigest(filter)) throw invalid('was issued for another filter; pass the same filter');
-  try {
-    return keys.map((key, index) => {
-      const value = decodeValue(payload.v[index] ?? null, key.field.kind);
-      if (value === null && !key.field.nullable) throw new Error('null for a non-null key');
-      if (value instanceof Date && Number.isNaN(value.getTime())) throw new Error('bad date');
-      return value;
-    });
-  } catch {
-    throw invalid('is not a cursor this API issued');
+  const sort = sortSignature(keys);
+  if (payload.s !== sort) {
+    const issuedFor = SORT_SIGNATURE.test(payload.s) ? `sort=${payload.s}` : 'another sort';
+    throw invalid(`was issued for ${issuedFor}, and this request sorts by ${sort}; pass the sort of the page it came from`);
   }
+  if (payload.f !== filterDigest(filter)) {
+    throw invalid('was issued for another filter (or none); pass the filter of the page it came from, unchanged');
+  }
+  if (payload.v.length !== keys.length) throw invalid('is not a cursor this API issued');
+  return keys.map((key, index) => {
+    const value = decodeValue(payload.v[index], key.field.kind);
+    if (value === NOT_OURS || (value === null && !key.field.nullable)) throw invalid('is not a cursor this API issued');
+    return value;
+  });
 }
 
 // ───────────── keyset condition ─────────────
