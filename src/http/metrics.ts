@@ -11,6 +11,8 @@ export interface Metrics {
   observe: RequestHandler;
   /** Serves the exposition text. */
   handler: RequestHandler;
+  /** For other modules' series (usage counting). */
+  registry: Registry;
 }
 
 /** Paths served outside the REST route table, which stand for themselves. */
@@ -39,6 +41,7 @@ export function createMetrics(): Metrics {
   });
 
   return {
+    registry,
     observe: (req, res, next) => {
       const stop = duration.startTimer();
       res.on('finish', () => {

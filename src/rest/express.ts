@@ -18,7 +18,8 @@ export function sendError(res: Response, error: AppError): void {
   sendResponse(res, [toErrorEnvelope(error), { status: error.status, headers: error.headers }]);
 }
 
-function toRestRequest(req: Request, requestId: string): RestRequest {
+function toRestRequest(req: Request, res: Response): RestRequest {
+  const requestId = res.locals.requestId as string;
   return {
     method: req.method,
     path: req.baseUrl + req.path,
@@ -27,6 +28,9 @@ function toRestRequest(req: Request, requestId: string): RestRequest {
     requestId,
     header: (name) => req.get(name),
     responseHeaders: new Headers(),
+    onIdentified: (principal) => {
+      res.locals.principal = principal;
+    },
   };
 }
 
@@ -45,7 +49,7 @@ export function restRouter(handle: (request: RestRequest) => Promise<RestRespons
   });
   router.use(express.json({ limit: BODY_LIMIT, strict: false }));
   router.use(async (req, res) => {
-    const request = toRestRequest(req, res.locals.requestId as string);
+    const request = toRestRequest(req, res);
     const response = await handle(request);
     res.locals.endpoint = request.endpoint;
     sendResponse(res, response);

@@ -1,4 +1,5 @@
 /** The transport-neutral REST request the handler works on (express.ts builds it). */
+import type { Principal } from '../auth/principal.ts';
 import { validationError, type ErrorDetail } from '../errors.ts';
 
 export type QueryValue = string | string[] | undefined;
@@ -14,6 +15,8 @@ export interface RestRequest {
   responseHeaders: Headers;
   /** Set by the handler once a route matches: its template, e.g. `GET /api/entities/{id}`. */
   endpoint?: string;
+  /** Told who the caller is once the token is verified (usage counting). */
+  onIdentified?(principal: Principal): void;
 }
 
 /** Reads query parameters as text, collecting every problem before failing (one detail per parameter). */

@@ -1,0 +1,20 @@
+/**
+ * The express side of usage counting: when a response has been sent, charge it to the caller.
+ * The transports leave two facts in `res.locals`: `endpoint` (the route template, or
+ * `<METHOD> /graphql`) and `principal` (set as soon as the token is verified, so refusals after
+ * that, like a revoked key or a rate limit, are counted as errors of that client too).
+ */
+import type { RequestHandler } from 'express';
+import type { Principal } from '../auth/principal.ts';
+import type { UsageCounter } from './counter.ts';
+
+export function countRequests(counter: UsageCounter): RequestHandler {
+  return (_req, res, next) => {
+    res.on('finish', () => {
+      const principal = res.locals.principal as Principal | undefined;
+      const endpoint = res.locals.endpoint as string | undefined;
+      if (principal && endpoint) counter.record(principal, endpoint, res.statusCode);
+    });
+    next();
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Usage counting without a database round trip per request: requests are added up in memory per
+ * (hour, organisation, client, endpoint) and written every USAGE_FLUSH_INTERVAL_MS as one additive
+ * upsert per batch (store.ts). `flush()` also runs on shutdown, before the database closes, so a
+ * graceful stop loses nothing; a crash loses at most what arrived since the last flush.
+ */
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { SqlClient } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import { addToBuckets, compareIncrements, type BucketIncrement } from './store.ts';
+
+/** Whom a request is charged to: the client a verified token speaks for, in its organisation. */
+export interface CountedClient {
+  orgId: string;
+  clientId: string;
+}
+
+export interface UsageCounter {
+  /** Counts one answered request; a status of 400 or more also counts as an error. */
+  record(client: CountedClient, endpoint: string, status: number, at?: number): void;
+  /** Writes everything counted so far; resolves once it is stored (rejects if the write failed). */
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left. */
+  close(): Promise<void>;
+}
+
+export interface UsageCounterOptions {
+  sql: Pick<SqlClient, 'query'>;
+  logger: Logger;
+  flushIntervalMs: number;
+  /** Where the /metrics counters go (none in unit tests). */
+  registry?: Registry;
+  /** Rows per statement. */
+  batchSize?: number;
+}
+
+const HOUR_MS = 3_600_000;
+const SEPARATOR = '\u0000';
+
+export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
+  const batchSize = options.batchSize ?? 500;
+  let pending = new Map<string, BucketIncrement>();
+  const metrics = createUsageMetrics(options.registry, () => pending.size);
+  let flushing: Promise<void> = Promise.resolve();
+
+  const add = (increment: BucketIncrement): void => {
+    const key = [increment.bucket.getTime(), increment.orgId, increment.clientId, increment.endpoint].join(SEPARATOR);
+    const entry = pending.get(key);
+    if (entry) {
+      entry.requests += increment.requests;
+      entry.errors += increment.errors;
+    } else {
+      pending.set(key, { ...increment });
+    }
+  };
+
+  const writePending = async (): Promise<void> => {
+    if (pending.size === 0) return;
+    const rows = [...pending.values()].sort(compareIncrements);
+    pending = new Map();
+    for (let start = 0; start < rows.length; start += batchSize) {
+      const batch = rows.slice(start, start + batchSize);
+      try {
+        await addToBuckets(options.sql, batch);
+        metrics?.rowsWritten.inc(batch.length);
+      } catch (error) {
+        // Keep what was not stored for the next flush; requests counted meanwhile add to it.
+        for (const row of rows.slice(start)) add(row);
+        metrics?.failedFlushes.inc();
+        throw error;
+      }
+    }
+  };
+
+  // One flush at a time; a flush asked for while one runs waits for it, then writes the rest.
+  const flush = (): Promise<void> => {
+    flushing = flushing.then(writePending, writePending);
+    return flushing;
+  };
+
+  const timer = setInterval(() => {
+    flush().catch((error: unknown) => options.logger.warn({ err: error }, 'could not write usage; will retry'));
+  }, options.flushIntervalMs);
+  // The timer never keeps a process alive on its own.
+  timer.unref();
+
+  return {
+    record: (client, endpoint, status, at = Date.now()) => {
+      const isError = status >= 400;
+      add({
+        orgId: client.orgId,
+        clientId: client.clientId,
+        endpoint,
+        bucket: new Date(at - (at % HOUR_MS)),
+        requests: 1,
+        errors: isError ? 1 : 0,
+      });
+      metrics?.requests.inc({ endpoint, error: String(isError) });
+    },
+    flush,
+    close: async () => {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+/** Totals without a client label: the per-client view is the time series, not /metrics. */
+function createUsageMetrics(registry: Registry | undefined, pendingRows: () => number) {
+  if (!registry) return undefined;
+  const registers = [registry];
+  new Gauge({
+    name: 'usage_pending_rows',
+    help: 'Usage bucket rows counted in memory and not yet written',
+    registers,
+    collect() {
+      this.set(pendingRows());
+    },
+  });
+  return {
+    requests: new Counter({
+      name: 'usage_requests_total',
+      help: 'Requests counted for usage (a known client), by endpoint and whether the status was an error',
+      labelNames: ['endpoint', 'error'] as const,
+      registers,
+    }),
+    rowsWritten: new Counter({
+      name: 'usage_bucket_rows_written_total',
+      help: 'Usage bucket rows added to the database by this process',
+      registers,
+    }),
+    failedFlushes: new Counter({
+      name: 'usage_flush_failures_total',
+      help: 'Usage flushes that failed (their counts are kept and retried)',
+      registers,
+    }),
+  };
+}
