@@ -140,6 +140,29 @@ const filterFieldsRoute: Route = {
   toResult: (data) => itemsEnvelope(data),
 };
 
+const USAGE_PARAMETERS = ['start_date', 'end_date', 'granularity', 'client_id'];
+
+/**
+ * `GET /api/usage/timeseries`: the parameters pass as text and the resolver checks them
+ * (src/usage/timeseries.ts), so both transports report the same details; `{data}` without `page`.
+ */
+const usageTimeseriesRoute: Route = {
+  id: 'usage.timeseries',
+  method: 'GET',
+  path: '/api/usage/timeseries',
+  operation: 'UsageTimeseries',
+  toVariables: (request) => {
+    const query = new QueryReader(request.query);
+    for (const name of Object.keys(request.query).filter((key) => !USAGE_PARAMETERS.includes(key))) {
+      query.details.push({ path: `query.${name}`, message: `is not a parameter here; known: ${USAGE_PARAMETERS.join(', ')}` });
+    }
+    const variables = Object.fromEntries(USAGE_PARAMETERS.map((name) => [name, query.string(name)]));
+    query.done();
+    return variables;
+  },
+  toResult: (data) => ({ status: 200, body: { data: (data.series as { data: unknown[] }).data } }),
+};
+
 export const routes: readonly Route[] = [
   listRoute('entities.list', '/api/entities', 'ListEntities'),
   recordRoute('entities.get', '/api/entities/{id}', 'GetEntity', 'Entity'),
@@ -158,4 +181,5 @@ export const routes: readonly Route[] = [
   pageRoute('api-keys.list', '/api/api-keys', 'ListApiKeys'),
   createRoute('api-keys.create', '/api/api-keys', 'CreateApiKey', (body) => ({ ...parseApiKeyInput(body, 'body') })),
   deleteRoute('api-keys.revoke', '/api/api-keys/{id}', 'RevokeApiKey'),
+  usageTimeseriesRoute,
 ];

@@ -12,6 +12,7 @@ import './transaction.ts';
 import './valuation.ts';
 import './news.ts';
 import './filters.ts';
+import './usage.ts';
 
 let schema: GraphQLSchema | undefined;
 
