@@ -5,11 +5,11 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
-import { assertEveryRootFieldHasARule } from './auth/permissions.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError, internalError } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
+import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
 import { createDocsHandlers } from './http/docs.ts';
@@ -31,6 +31,8 @@ export interface AppDependencies {
   config: Config;
   db: Pick<Database, 'prisma' | 'sql'>;
   logger: Logger;
+  /** The current time for rules that depend on it (invitation expiry); the system clock by default. */
+  clock?: () => Date;
 }
 
 /**
@@ -39,9 +41,8 @@ export interface AppDependencies {
  */
 export type App = Express & { usage: UsageCounter; close(): Promise<void> };
 
-export function createApp({ config, db, logger }: AppDependencies): App {
+export function createApp({ config, db, logger, clock = () => new Date() }: AppDependencies): App {
   const schema = getSchema();
-  assertEveryRootFieldHasARule(schema);
   const auth = createAuth({ config, sql: db.sql, logger });
 
   // Both transports build their context here, so both authenticate the same way (src/auth).
@@ -51,9 +52,10 @@ export function createApp({ config, db, logger }: AppDependencies): App {
     requestId: transport.requestId,
     logger,
     responseHeaders: transport.responseHeaders,
+    clock,
   });
 
-  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: auth.graphqlPlugins });
+  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: [useAuthenticateFirst(auth.authenticate), usePermissions()] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
@@ -68,7 +70,13 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const metrics = createMetrics();
-  const usage = createUsageCounter({ sql: db.sql, logger, flushIntervalMs: config.USAGE_FLUSH_INTERVAL_MS, registry: metrics.registry });
+  const usage = createUsageCounter({
+    sql: db.sql,
+    logger,
+    flushIntervalMs: config.USAGE_FLUSH_INTERVAL_MS,
+    registry: metrics.registry,
+    now: () => clock().getTime(),
+  });
   app.use(requestId);
   app.use(metrics.observe);
   if (config.USAGE_COUNTING) app.use(countRequests(usage));

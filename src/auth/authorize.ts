@@ -1,8 +1,9 @@
 /**
- * Checks an operation against the permission tables before anything runs: its root fields against
- * ROOT_FIELD_RULES, and every field it reaches on a resource's type against TYPE_RULES. The REST
- * handler calls it before reading parameters; the GraphQL plugin calls it before execution, with the
- * variables, so both transports refuse the same requests with the same error.
+ * Checks an operation against the access rules its schema declares before anything runs: each root
+ * field's rule, and the access of every resource type it reaches (src/auth/permissions.ts). Every
+ * field of every selected operation is checked before any of it executes. The REST handler calls it
+ * before reading parameters; the GraphQL plugin calls it before execution, with the variables, so both
+ * transports refuse the same requests with the same error.
  */
 import {
   Kind,
@@ -18,7 +19,8 @@ import {
   type ValueNode,
 } from 'graphql';
 import { AppError } from '../errors.ts';
-import { ANY_CALLER, ROOT_FIELD_RULES, TYPE_RULES, type FieldRule, type Permission } from './permissions.ts';
+import { assertGrantable } from './api-keys.ts';
+import { ANY_CALLER, isPermission, rootFieldRule, typeAccess, type FieldRule, type GrantRule, type Permission, type TypeAccess } from './permissions.ts';
 import type { Principal } from './principal.ts';
 
 const ROOT_TYPE_NAMES = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
@@ -30,31 +32,31 @@ export interface RootField {
 }
 
 export interface AuthorizeOptions {
+  /** The schema whose declared rules apply. */
+  schema: GraphQLSchema;
   /** Unknown (REST before parameters are read): rules that depend on a variable are left to execution. */
   variables?: Readonly<Record<string, unknown>> | null | undefined;
   operationName?: string | null | undefined;
-  rules?: Readonly<Record<string, FieldRule>>;
-  /** With the schema, fields below the root are checked against TYPE_RULES too. */
-  schema?: GraphQLSchema;
 }
 
 /** Throws FORBIDDEN naming what is missing; UNAUTHORIZED when there is no principal at all. */
-export function authorizeOperation(document: DocumentNode, principal: Principal | null, options: AuthorizeOptions = {}): void {
+export function authorizeOperation(document: DocumentNode, principal: Principal | null, options: AuthorizeOptions): void {
   if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication is required', { headers: { 'WWW-Authenticate': 'Bearer' } });
-  const rules = options.rules ?? ROOT_FIELD_RULES;
   const missing = new Set<string>();
   for (const field of rootFields(document, options.operationName)) {
     if (field.node.name.value.startsWith('__')) continue;
-    const rule = rules[field.key];
-    // Fail closed: a field nobody wrote a rule for is nobody's to call.
+    const rule = rootFieldRule(options.schema, field.key);
+    // Fail closed: a field nobody declared a rule for is nobody's to call.
     if (rule === undefined) throw new AppError('FORBIDDEN', `${field.key} has no permission rule`);
-    const needed = resolveRule(rule, field.node, options.variables);
-    if (needed && needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
-  }
-  if (options.schema) {
-    for (const needed of typePermissions(document, options.schema)) {
-      if (!principal.permissions.has(needed)) missing.add(needed);
+    for (const needed of resolveRule(rule, field.node, options.variables)) {
+      if (needed !== ANY_CALLER && !principal.permissions.has(needed)) missing.add(needed);
     }
+    if (typeof rule === 'object' && 'grants' in rule && !missing.size) {
+      assertGrantable(principal, grantedBy(rule, field.node, options.variables));
+    }
+  }
+  for (const anyOf of typePermissions(document, options.schema)) {
+    if (!anyOf.some((permission) => permission === ANY_CALLER || principal.permissions.has(permission))) missing.add(anyOf[0]!);
   }
   if (missing.size) {
     const list = [...missing].join(', ');
@@ -62,14 +64,16 @@ export function authorizeOperation(document: DocumentNode, principal: Principal 
   }
 }
 
+type AnyOf = TypeAccess['anyOf'];
+
 /** Per schema and document: REST's prepared documents and yoga's parse cache reuse the same objects. */
-const typePermissionCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ReadonlySet<Permission>>>();
+const typePermissionCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ReadonlySet<AnyOf>>>();
 
 /**
- * The permissions the fields of `document` need by the type they are on (TYPE_RULES). Every
- * definition is walked, unused fragments too: conservative, like the root check.
+ * The permissions the fields of `document` need by the type they are on (its declared access; any one
+ * of each set will do). Every definition is walked, unused fragments too: conservative, like the root check.
  */
-function typePermissions(document: DocumentNode, schema: GraphQLSchema): ReadonlySet<Permission> {
+function typePermissions(document: DocumentNode, schema: GraphQLSchema): ReadonlySet<AnyOf> {
   let bySchema = typePermissionCache.get(schema);
   if (!bySchema) typePermissionCache.set(schema, (bySchema = new WeakMap()));
   let needed = bySchema.get(document);
@@ -77,33 +81,43 @@ function typePermissions(document: DocumentNode, schema: GraphQLSchema): Readonl
   return needed;
 }
 
-function walkTypePermissions(document: DocumentNode, schema: GraphQLSchema): Set<Permission> {
-  const needed = new Set<Permission>();
+function walkTypePermissions(document: DocumentNode, schema: GraphQLSchema): Set<AnyOf> {
+  const needed = new Set<AnyOf>();
   const typeInfo = new TypeInfo(schema);
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Field: (node) => {
-        const rule = TYPE_RULES[typeInfo.getParentType()?.name ?? ''];
-        if (rule && !rule.summary.includes(node.name.value) && !node.name.value.startsWith('__')) needed.add(rule.permission);
+        const access = typeAccess(typeInfo.getParentType());
+        if (access && !access.summary.includes(node.name.value) && !node.name.value.startsWith('__')) needed.add(access.anyOf);
       },
     }),
   );
   return needed;
 }
 
-/** The permission a field needs, or undefined while a variable it depends on is not known yet. */
-function resolveRule(
-  rule: FieldRule,
-  node: FieldNode,
-  variables: AuthorizeOptions['variables'],
-): Permission | typeof ANY_CALLER | undefined {
-  if (typeof rule === 'string') return rule;
-  const argument = node.arguments?.find((candidate) => candidate.name.value === rule.argument);
-  if (!argument) return rule.otherwise;
-  const value = literalValue(argument.value, variables);
-  if (value === DEFERRED) return undefined;
-  return (typeof value === 'string' ? rule.byValue[value] : undefined) ?? rule.otherwise;
+/**
+ * The permissions a field needs; a part that depends on a variable not known yet (REST checks before
+ * reading parameters) is left to the check at execution, which has the variables.
+ */
+function resolveRule(rule: FieldRule, node: FieldNode, variables: AuthorizeOptions['variables']): (Permission | typeof ANY_CALLER)[] {
+  if (typeof rule === 'string') return [rule];
+  const argumentValue = (name: string) => argumentOf(node, name, variables);
+  if ('grants' in rule) return [rule.permission];
+  const value = argumentValue(rule.argument);
+  if (value === DEFERRED) return [];
+  return [(typeof value === 'string' && Object.hasOwn(rule.byValue, value) ? rule.byValue[value] : undefined) ?? rule.otherwise];
+}
+
+/** The known permissions a grant rule's argument lists (unknown names are the resolver's 400, not a 403). */
+function grantedBy(rule: GrantRule, node: FieldNode, variables: AuthorizeOptions['variables']): string[] {
+  const granted = argumentOf(node, rule.grants, variables);
+  return Array.isArray(granted) ? granted.filter(isPermission) : [];
+}
+
+function argumentOf(node: FieldNode, name: string, variables: AuthorizeOptions['variables']): unknown {
+  const argument = node.arguments?.find((candidate) => candidate.name.value === name);
+  return argument ? literalValue(argument.value, variables) : undefined;
 }
 
 const DEFERRED = Symbol('deferred');
@@ -111,6 +125,7 @@ const DEFERRED = Symbol('deferred');
 function literalValue(node: ValueNode, variables: AuthorizeOptions['variables']): unknown {
   if (node.kind === Kind.VARIABLE) return variables ? variables[node.name.value] : DEFERRED;
   if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
+  if (node.kind === Kind.LIST) return node.values.map((item) => literalValue(item, variables));
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Identity and access, assembled: token verification and the per-request authentication the context
- * factory calls, the token endpoint, the well-known documents, and the GraphQL plugins. app.ts creates
- * one per process and wires it to HTTP.
+ * factory calls, the token endpoint and the well-known documents. app.ts creates one per process and
+ * wires it to HTTP and to the GraphQL plugins (src/graphql/use-auth.ts).
  */
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
@@ -14,7 +14,6 @@ import { createOrganizationRegistry } from './organizations.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { createTokenEndpoint, type TokenHttpRequest, type TokenHttpResponse } from './token-endpoint.ts';
 import { createTokenGuard } from './token-guard.ts';
-import { useAuthenticateFirst, usePermissions, type AuthPlugin } from './use-auth.ts';
 import { withVerificationCache } from './verification-cache.ts';
 import { createTokenVerifier } from './verify.ts';
 import { jwksResponse, openIdConfigurationResponse } from './well-known.ts';
@@ -22,7 +21,6 @@ import { jwksResponse, openIdConfigurationResponse } from './well-known.ts';
 export interface Auth {
   /** Authenticates a request once; later calls for the same request object share the result. */
   authenticate(request: AuthenticationRequest): Promise<Authentication>;
-  readonly graphqlPlugins: AuthPlugin[];
   tokenEndpoint(request: TokenHttpRequest): Promise<TokenHttpResponse>;
   jwks(method: string): Promise<TokenHttpResponse>;
   openIdConfiguration(method: string): TokenHttpResponse;
@@ -83,7 +81,6 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
 
   return {
     authenticate,
-    graphqlPlugins: [useAuthenticateFirst(authenticate), usePermissions()],
     tokenEndpoint: createTokenEndpoint({ config, sql, keys, keyStatus, guard, logger }),
     jwks: (method) => jwksResponse(keys, method),
     openIdConfiguration: (method) => openIdConfigurationResponse(config, method),

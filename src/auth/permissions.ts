@@ -1,12 +1,17 @@
 /**
- * The one table of who may call what: every top-level GraphQL field (Query and Mutation) and the
- * permission it needs. REST routes run prepared GraphQL operations, so this table serves both
- * transports. A root field without a row is refused (fail closed), and `assertEveryRootFieldHasARule`
- * stops the start-up when the schema has such a field, so a new field cannot ship unguarded.
- *
- * Rows for fields that do not exist yet are fine: they are ignored until the field appears.
+ * Permissions and the access rules the schema carries. A rule is declared where its field or type is
+ * declared (src/schema/resource.ts puts it in the GraphQL `extensions` under ACCESS), and read back
+ * here from the built schema, so there is no separate table to forget a row in or to hold a row for a
+ * field that does not exist. `assertAccessDeclared` stops the start when a root field has no rule or a
+ * type a root field returns has no access of its own.
  */
-import { isObjectType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from 'graphql';
 
 export const PERMISSIONS = [
   'read:entities',
@@ -30,7 +35,7 @@ export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
 }
 
-/** A valid token is enough (e.g. a caller's own API keys). */
+/** A valid token is enough (e.g. a caller's own API keys, reference data). */
 export const ANY_CALLER = 'any-caller' as const;
 
 /** The permission depends on an argument's value, e.g. `filters(resource: "founders")`. */
@@ -41,108 +46,102 @@ export interface ArgumentRule {
   otherwise: Permission | typeof ANY_CALLER;
 }
 
-export type FieldRule = Permission | typeof ANY_CALLER | ArgumentRule;
+/**
+ * `permission`, plus every permission the `argument` lists: whoever grants permissions (to a new API
+ * key) must hold them. Checked with the other rules before anything executes, so an operation whose
+ * second mutation grants too much is refused before its first one commits.
+ */
+export interface GrantRule {
+  permission: Permission;
+  grants: string;
+}
 
-const READ_BY_RESOURCE: Readonly<Record<string, Permission>> = {
-  entities: 'read:entities',
-  investors: 'read:investors',
-  founders: 'read:founders',
-  transactions: 'read:transactions',
-  valuations: 'read:valuations',
-  news: 'read:news',
-};
-
-/** `Type.field` → rule. Keep rows grouped by resource; CONTRACT.md section 4 is the source. */
-export const ROOT_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
-  'Query.entities': 'read:entities',
-  'Query.entity': 'read:entities',
-  'Query.investors': 'read:investors',
-  'Query.investor': 'read:investors',
-  'Query.founders': 'read:founders',
-  'Query.founder': 'read:founders',
-  'Query.transactions': 'read:transactions',
-  'Query.transaction': 'read:transactions',
-  'Query.valuations': 'read:valuations',
-  'Query.valuation': 'read:valuations',
-  'Query.news': 'read:news',
-  'Query.news_article': 'read:news',
-  // Filter descriptions hold no records; an unknown resource is the resolver's 400, not a 403.
-  'Query.filters': { argument: 'resource', byValue: READ_BY_RESOURCE, otherwise: ANY_CALLER },
-  // Country and city names for location filters: reference data any caller may look up.
-  'Query.locations': ANY_CALLER,
-
-  'Query.ecosystems': 'read:ecosystems',
-  'Query.ecosystem': 'read:ecosystems',
-  'Query.ecosystemEntities': 'read:ecosystems',
-  'Query.landscapes': 'read:ecosystems',
-  'Query.landscape': 'read:ecosystems',
-  'Mutation.createEcosystem': 'write:ecosystems',
-  'Mutation.updateEcosystem': 'write:ecosystems',
-  'Mutation.deleteEcosystem': 'write:ecosystems',
-  'Mutation.createLandscape': 'write:ecosystems',
-  'Mutation.updateLandscape': 'write:ecosystems',
-  'Mutation.deleteLandscape': 'write:ecosystems',
-  'Mutation.setLandscapeEntities': 'write:ecosystems',
-
-  'Query.teams': 'read:teams',
-  'Query.team': 'read:teams',
-  'Query.teamMembers': 'read:teams',
-  'Query.teamInvitations': 'read:teams',
-  'Mutation.createTeam': 'write:teams',
-  'Mutation.updateTeam': 'write:teams',
-  'Mutation.deleteTeam': 'write:teams',
-  'Mutation.updateTeamMember': 'write:teams',
-  'Mutation.removeTeamMember': 'write:teams',
-  'Mutation.createInvitation': 'write:teams',
-  'Mutation.revokeInvitation': 'write:teams',
-  'Mutation.acceptInvitation': 'write:teams',
-  'Mutation.declineInvitation': 'write:teams',
-
-  'Query.usage': 'read:usage',
-  'Query.usageTimeseries': 'read:usage',
-
-  // Every caller lists and revokes its own keys; the resolvers widen that with admin:api-keys.
-  'Query.apiKeys': ANY_CALLER,
-  'Mutation.createApiKey': 'create:api-keys',
-  'Mutation.revokeApiKey': ANY_CALLER,
-};
+export type FieldRule = Permission | typeof ANY_CALLER | ArgumentRule | GrantRule;
 
 /**
- * Below the root, a resource's type needs that resource's read permission wherever a query reaches it
- * (entity → rounds → investors ...), so a relation never shows what the resource's own path would
- * refuse. The summary fields other records embed are the exception: a round's `entity {id name}` and
- * an entity's `founders {id name image platform_url}` come with the embedding record.
+ * A resource type's access: its fields need one of `anyOf` wherever a query reaches them, except the
+ * `summary` fields other records embed (a round's `entity {id name}`).
  */
-export const TYPE_RULES: Readonly<Record<string, { permission: Permission; summary: readonly string[] }>> = {
-  Entity: { permission: 'read:entities', summary: ['id', 'name'] },
-  Founder: { permission: 'read:founders', summary: ['id', 'name', 'image', 'platform_url'] },
-  Investor: { permission: 'read:investors', summary: [] },
-  Transaction: { permission: 'read:transactions', summary: [] },
-  Valuation: { permission: 'read:valuations', summary: [] },
-  NewsArticle: { permission: 'read:news', summary: [] },
-};
+export interface TypeAccess {
+  anyOf: readonly (Permission | typeof ANY_CALLER)[];
+  summary: readonly string[];
+}
+
+/** The `extensions` key under which fields carry their FieldRule and types their TypeAccess. */
+export const ACCESS = 'access';
+
+type WithExtensions = { extensions?: Readonly<Record<string, unknown>> | null };
+
+/** The rule of a root field (`Query.entities`), or undefined when none was declared. */
+export function rootFieldRule(schema: GraphQLSchema, key: string): FieldRule | undefined {
+  const [typeName, fieldName] = key.split('.');
+  const type = schema.getType(typeName ?? '');
+  const field = type && isObjectType(type) ? type.getFields()[fieldName ?? ''] : undefined;
+  return field ? ((field as WithExtensions).extensions?.[ACCESS] as FieldRule | undefined) : undefined;
+}
+
+/** A type's own access, or undefined for types reached only through a resource (Page, Tag ...). */
+export function typeAccess(type: GraphQLNamedType | null | undefined): TypeAccess | undefined {
+  return (type as WithExtensions | null | undefined)?.extensions?.[ACCESS] as TypeAccess | undefined;
+}
+
+/** Every permission a rule can ask for (for documentation and the start-up check). */
+export function rulePermissions(rule: FieldRule): string[] {
+  if (rule === ANY_CALLER) return [];
+  if (typeof rule === 'string') return [rule];
+  if ('grants' in rule) return [rule.permission];
+  const named = [...new Set(Object.values(rule.byValue))];
+  return rule.otherwise === ANY_CALLER || named.includes(rule.otherwise) ? named : [...named, rule.otherwise];
+}
 
 const ROOT_TYPES = ['Query', 'Mutation', 'Subscription'] as const;
 
-/** Every root field of `schema` that has no row (introspection fields excepted). */
-export function rootFieldsWithoutRule(schema: GraphQLSchema, rules = ROOT_FIELD_RULES): string[] {
+function rootFieldEntries(schema: GraphQLSchema): [string, GraphQLField<unknown, unknown>][] {
   return ROOT_TYPES.flatMap((typeName) => {
     const type = schema.getType(typeName);
     if (!type || !isObjectType(type)) return [];
-    return Object.keys(type.getFields())
-      .filter((field) => !field.startsWith('__'))
-      .map((field) => `${typeName}.${field}`)
-      .filter((key) => !(key in rules));
+    return Object.values(type.getFields())
+      .filter((field) => !field.name.startsWith('__'))
+      .map((field): [string, GraphQLField<unknown, unknown>] => [`${typeName}.${field.name}`, field]);
   });
 }
 
-/** Fails the start when a root field has no permission rule. */
-export function assertEveryRootFieldHasARule(schema: GraphQLSchema): void {
-  const missing = rootFieldsWithoutRule(schema);
-  if (missing.length) {
-    throw new Error(
-      `Root fields without a permission rule (add them to ROOT_FIELD_RULES in src/auth/permissions.ts): ${missing.join(', ')}`,
-    );
+/**
+ * What a schema leaves undeclared: root fields without a rule, types returned by a root field (through
+ * a `{data, page}` list) without access of their own, and rules naming unknown permissions.
+ */
+export function undeclaredAccess(schema: GraphQLSchema): string[] {
+  const problems: string[] = [];
+  for (const [key, field] of rootFieldEntries(schema)) {
+    const rule = rootFieldRule(schema, key);
+    if (rule === undefined) problems.push(`${key} has no permission rule`);
+    else for (const name of unknownPermissions(rule)) problems.push(`${key} names unknown permission ${name}`);
+    const returned = returnedRecordType(field);
+    if (returned && !typeAccess(returned)) problems.push(`${returned.name} (returned by ${key}) declares no access`);
+    for (const name of typeAccess(returned)?.anyOf ?? []) {
+      if (name !== ANY_CALLER && !isPermission(name)) problems.push(`${returned!.name} names unknown permission ${name}`);
+    }
+  }
+  return [...new Set(problems)];
+}
+
+function unknownPermissions(rule: FieldRule): string[] {
+  return rulePermissions(rule).filter((name) => !isPermission(name));
+}
+
+/** The object type a root field returns records of: `Entity` for `entities: EntityList!`. */
+function returnedRecordType(field: GraphQLField<unknown, unknown>): GraphQLNamedType | undefined {
+  const named = getNamedType(field.type);
+  if (!isObjectType(named)) return undefined;
+  const data = named.name.endsWith('List') ? named.getFields().data : undefined;
+  return data ? getNamedType(data.type) : named;
+}
+
+/** Fails the start, naming everything undeclared. */
+export function assertAccessDeclared(schema: GraphQLSchema): void {
+  const problems = undeclaredAccess(schema);
+  if (problems.length) {
+    throw new Error(`Undeclared access (declare it with the resource, src/schema/resource.ts): ${problems.join('; ')}`);
   }
 }
 

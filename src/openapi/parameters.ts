@@ -7,7 +7,7 @@ import { PERMISSIONS } from '../auth/permissions.ts';
 import { describeFilterFields, RESOURCES, sortableFields, type Resource } from '../filter/index.ts';
 import type { Route } from '../rest/routes.ts';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
-import type { ListFacts } from './list-facts.ts';
+import type { ListFacts } from '../schema/resource.ts';
 import type { VariableShape } from './operation-shape.ts';
 import { inputSchema } from './schemas-from-graphql.ts';
 import type { JsonSchema, ParameterObject } from './types.ts';

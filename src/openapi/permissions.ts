@@ -1,8 +1,9 @@
 /**
- * The permission a route needs, read from ROOT_FIELD_RULES through its operation's root field, the
- * same table authorisation enforces (src/auth/permissions.ts).
+ * The permission a route needs: the rule its operation's root field declares, the same rule
+ * authorisation enforces (src/auth/permissions.ts).
  */
-import { ANY_CALLER, PERMISSIONS, ROOT_FIELD_RULES, type FieldRule } from '../auth/permissions.ts';
+import type { GraphQLSchema } from 'graphql';
+import { ANY_CALLER, PERMISSIONS, rootFieldRule, rulePermissions } from '../auth/permissions.ts';
 import type { SecurityRequirement } from './types.ts';
 
 export interface RoutePermission {
@@ -14,9 +15,9 @@ export interface RoutePermission {
   canForbid: boolean;
 }
 
-export function routePermission(rootTypeName: string, fieldName: string): RoutePermission {
-  const rule: FieldRule | undefined = ROOT_FIELD_RULES[`${rootTypeName}.${fieldName}`];
-  // assertEveryRootFieldHasARule stops the start first; this keeps the document honest regardless.
+export function routePermission(schema: GraphQLSchema, rootTypeName: string, fieldName: string): RoutePermission {
+  const rule = rootFieldRule(schema, `${rootTypeName}.${fieldName}`);
+  // assertAccessDeclared stops the start first; this keeps the document honest regardless.
   if (rule === undefined) throw new Error(`OpenAPI: ${rootTypeName}.${fieldName} has no permission rule`);
   if (rule === ANY_CALLER) {
     return { permissions: [], text: 'Permission: none; any valid token.', canForbid: false };
@@ -24,11 +25,14 @@ export function routePermission(rootTypeName: string, fieldName: string): RouteP
   if (typeof rule === 'string') {
     return { permissions: [rule], text: `Permission: \`${rule}\`.`, canForbid: true };
   }
+  if ('grants' in rule) {
+    const text = `Permission: \`${rule.permission}\`, and every permission listed in \`${rule.grants}\`.`;
+    return { permissions: [rule.permission], text, canForbid: true };
+  }
   const pairs = Object.entries(rule.byValue).map(([value, permission]) => `\`${value}\` → \`${permission}\``);
   const otherwise = rule.otherwise === ANY_CALLER ? 'any valid token' : `\`${rule.otherwise}\``;
-  const permissions = [...new Set([...Object.values(rule.byValue), ...(rule.otherwise === ANY_CALLER ? [] : [rule.otherwise])])];
   return {
-    permissions,
+    permissions: rulePermissions(rule),
     text: `Permission: by \`${rule.argument}\`: ${pairs.join(', ')}; any other value: ${otherwise}.`,
     canForbid: true,
   };

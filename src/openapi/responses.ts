@@ -115,11 +115,11 @@ export function errorResponses(statuses: number[]): Record<string, Reference> {
 
 const SUCCESS_TEXT: Readonly<Record<string, string>> = { list: 'One page of records', record: 'The record', items: 'The items' };
 
-/** The success response: status by method (CONTRACT section 1), body by the envelope the route uses. */
+/** The success response: status by the route's kind, body by the envelope the route uses. */
 export function successResponse(route: Route, shape: OperationShape, walker: SelectionWalker): [string, ResponseObject] {
   const headers: Record<string, Reference> = { 'X-Request-Id': headerRef('X-Request-Id'), ...RATE_LIMIT_HEADERS };
-  if (route.method === 'DELETE') return ['204', { description: 'Done; no body', headers }];
-  const status = route.method === 'POST' ? '201' : '200';
+  if (route.kind === 'deleted') return ['204', { description: 'Done; no body', headers }];
+  const status = route.kind === 'created' ? '201' : '200';
   if (shape.key === 'list' && shape.variables.some((variable) => variable.name === 'filter')) {
     headers.Deprecation = headerRef('Deprecation');
   }

@@ -2,7 +2,7 @@
 import { getNamedType, isObjectType, type DocumentNode, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { recordFieldNames } from '../rest/operations.ts';
 import type { Route } from '../rest/routes.ts';
-import { listFacts } from './list-facts.ts';
+import { listFacts } from '../schema/resource.ts';
 import { operationShape } from './operation-shape.ts';
 import { routeInputs } from './parameters.ts';
 import { routePermission, securityFor, type RoutePermission } from './permissions.ts';
@@ -18,14 +18,8 @@ export interface RouteOperation {
   permission: RoutePermission;
 }
 
-/** `entities.list` → `entitiesList`, `api-keys.create` → `apiKeysCreate`. */
-export function operationId(routeId: string): string {
-  return routeId
-    .split(/[.\-_]/)
-    .filter(Boolean)
-    .map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
-    .join('');
-}
+/** The prepared operation's name, as JavaScript names a function: `ListEntities` → `listEntities`. */
+export const operationId = (route: Route): string => route.operation[0]!.toLowerCase() + route.operation.slice(1);
 
 /** The row type of a `{data, page}` list type, e.g. `Entity` for `EntityList`. */
 function listRowTypeName(type: GraphQLOutputType): string | undefined {
@@ -42,7 +36,7 @@ export function routeOperation(
 ): RouteOperation {
   const shape = operationShape(schema, document);
   const walker = new SelectionWalker(shape.fragments, components);
-  const permission = routePermission(shape.rootType.name, shape.rootField.name);
+  const permission = routePermission(schema, shape.rootType.name, shape.rootField.name);
   const rowType =
     shape.key === 'list'
       ? listRowTypeName(shape.rootField.type)
@@ -52,8 +46,8 @@ export function routeOperation(
   const inputs = routeInputs(route, shape.variables, rowType ? listFacts(rowType) : undefined, recordFieldNames(document));
   const [status, success] = successResponse(route, shape, walker);
   const operation: OperationObject = {
-    operationId: operationId(route.id),
-    summary: route.id,
+    operationId: operationId(route),
+    summary: `${route.method} ${route.path}`,
     description: [shape.rootField.description, permission.text].filter(Boolean).join('\n\n'),
     tags: [route.id.split('.')[0]!],
     security: securityFor(permission),

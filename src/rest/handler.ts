@@ -98,7 +98,8 @@ async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, 
   const variables = candidate.route.toVariables(request, params);
   const fields = parseFieldSelection(request, candidate.fields);
   const result = await run.execute(candidate.document, variables);
-  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!));
+  // A resolver names its arguments (`limit`, `entity_ids`); over REST they came from the query or the body.
+  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), BODY_METHODS.has(request.method) ? 'body' : 'query');
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: { ...headers } }];
 }
@@ -120,10 +121,12 @@ function fromGraphQLError(error: GraphQLFormattedError | Error): AppError {
   return internalError(error);
 }
 
-function errorResponse(error: AppError): RestResponse {
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function errorResponse(error: AppError, argumentsFrom: 'query' | 'body' = 'query'): RestResponse {
   const body = toErrorEnvelope(error);
   body.error.details = body.error.details?.map((detail) =>
-    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `query.${detail.path}` },
+    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `${argumentsFrom}.${detail.path}` },
   );
   if (!body.error.details) delete body.error.details;
   return [body, { status: error.status, headers: { ...error.headers } }];

@@ -1,6 +1,7 @@
 /** The transport-neutral REST request the handler works on (express.ts builds it). */
 import type { Principal } from '../auth/principal.ts';
 import { validationError, type ErrorDetail } from '../errors.ts';
+import { closeMatches } from '../filter/suggest.ts';
 
 export type QueryValue = string | string[] | undefined;
 
@@ -19,13 +20,21 @@ export interface RestRequest {
   onIdentified?(principal: Principal): void;
 }
 
-/** Reads query parameters as text, collecting every problem before failing (one detail per parameter). */
+/** Read by the handler itself (src/rest/envelope.ts), on every route that returns records. */
+const HANDLER_PARAMETERS = ['fields'];
+
+/**
+ * Reads query parameters as text, collecting every problem before failing (one detail per parameter).
+ * A parameter nobody read is refused: `limt=5` silently returning 25 rows would be worse than a 400.
+ */
 export class QueryReader {
   readonly details: ErrorDetail[] = [];
+  private readonly known = new Set(HANDLER_PARAMETERS);
 
   constructor(private readonly query: Record<string, QueryValue>) {}
 
   string(name: string): string | undefined {
+    this.known.add(name);
     const value = this.query[name];
     if (Array.isArray(value)) {
       this.details.push({ path: `query.${name}`, message: 'must be given once' });
@@ -54,8 +63,15 @@ export class QueryReader {
     return text === 'true';
   }
 
-  /** Throws one VALIDATION_ERROR listing every problem found so far. */
+  /** Throws one VALIDATION_ERROR listing every problem found so far, unknown parameters included. */
   done(): void {
+    const known = [...this.known];
+    for (const name of Object.keys(this.query)) {
+      if (this.known.has(name)) continue;
+      const matches = closeMatches([name], known);
+      const help = matches.length ? `close matches: ${matches.join(', ')}` : `known: ${known.join(', ')}`;
+      this.details.push({ path: `query.${name}`, message: `unknown parameter; ${help}` });
+    }
     if (this.details.length) throw validationError(this.details);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * API keys over GraphQL: `apiKeys` (the caller's, or the organisation's with admin:api-keys),
  * `createApiKey` (returns `client_secret` once) and `revokeApiKey`. The rules live in
- * src/auth/api-keys.ts; the permission each field needs is in src/auth/permissions.ts.
+ * src/auth/api-keys.ts: any caller lists and revokes its own keys, `admin:api-keys` reaches every key
+ * of the organisation, and creating one needs `create:api-keys`.
  */
 import {
   API_KEY_LIST_MAX_LIMIT,
@@ -13,11 +14,34 @@ import {
   type ApiKeyRecord,
   type CreatedApiKey,
 } from '../auth/api-keys.ts';
+import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { builder } from './builder.ts';
 import { listType, parseWindow } from './list.ts';
+import { accessRule, declareResource } from './resource.ts';
+
+export const API_KEYS = declareResource({
+  name: 'api-keys',
+  // Who reaches which key is decided by the rules in src/auth/api-keys.ts, not by one permission.
+  read: ANY_CALLER,
+  write: 'create:api-keys',
+  lists: [{ typeName: 'ApiKey', maxLimit: API_KEY_LIST_MAX_LIMIT }],
+  rest: [
+    { method: 'GET', path: '/api/api-keys', operation: 'ListApiKeys', kind: 'page' },
+    {
+      method: 'POST',
+      path: '/api/api-keys',
+      operation: 'CreateApiKey',
+      kind: 'created',
+      noun: 'API key',
+      body: (body) => ({ ...parseApiKeyInput(body, 'body') }),
+    },
+    { method: 'DELETE', path: '/api/api-keys/{id}', operation: 'RevokeApiKey', kind: 'deleted' },
+  ],
+});
 
 export const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
+  extensions: API_KEYS.owns(),
   description: 'A machine-to-machine credential; its secret is never shown again after creation',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -31,6 +55,7 @@ export const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
 });
 
 const CreatedApiKeyRef = builder.objectRef<CreatedApiKey>('CreatedApiKey').implement({
+  extensions: API_KEYS.owns(),
   description: 'A new API key with its secret: store the secret now, it cannot be read again',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -49,6 +74,7 @@ const ApiKeyList = listType('ApiKey', ApiKey);
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: ApiKeyList,
+    extensions: API_KEYS.reads,
     description: "The caller's active keys; every active key of the organisation with admin:api-keys",
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: async (_root, args, context) => {
@@ -63,6 +89,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKeyRef,
+    // Checked before anything executes (assertGrantable below stays for callers outside GraphQL).
+    extensions: accessRule({ permission: 'create:api-keys', grants: 'permissions' }),
     args: {
       name: t.arg.string({ required: true }),
       permissions: t.arg.stringList({ required: true }),
@@ -75,6 +103,8 @@ builder.mutationFields((t) => ({
     },
   }),
   revokeApiKey: t.boolean({
+    // Any caller revokes its own keys; revoking another's needs admin:api-keys (src/auth/api-keys.ts).
+    extensions: API_KEYS.reads,
     description: 'Revokes a key at once: its tokens stop working with the next request',
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, args, context) => {

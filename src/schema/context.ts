@@ -11,4 +11,6 @@ export interface GraphQLContext {
   readonly logger: Logger;
   /** Headers for the HTTP response, e.g. `Deprecation: true` when a legacy filter operator was used. */
   readonly responseHeaders: Headers;
+  /** The current time; tests pass a clock they control (invitation expiry). */
+  readonly clock: () => Date;
 }

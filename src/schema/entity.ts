@@ -2,6 +2,7 @@ import { builder } from './builder.ts';
 import { Founder } from './founder.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition } from './list-query.ts';
+import { declareResource } from './resource.ts';
 import { Tag } from './tag.ts';
 
 export const ENTITY_LIST: ListDefinition<'entities'> = {
@@ -13,7 +14,19 @@ export const ENTITY_LIST: ListDefinition<'entities'> = {
   scope: (filter) => (filter.namesField('deleted_at') ? undefined : { deleted_at: null }),
 };
 
+export const ENTITIES = declareResource({
+  name: 'entities',
+  read: 'read:entities',
+  filter: 'entities',
+  lists: [ENTITY_LIST],
+  rest: [
+    { method: 'GET', path: '/api/entities', operation: 'ListEntities', kind: 'list' },
+    { method: 'GET', path: '/api/entities/{id}', operation: 'GetEntity', kind: 'record', noun: 'Entity' },
+  ],
+});
+
 export const Entity = builder.prismaObject('Entity', {
+  extensions: ENTITIES.owns(['id', 'name']),
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
@@ -64,10 +77,11 @@ export const Entity = builder.prismaObject('Entity', {
   }),
 });
 
-const EntityList = listType('Entity', Entity);
+export const EntityList = listType('Entity', Entity);
 
 builder.queryFields((t) => ({
   entities: t.field({
+    extensions: ENTITIES.reads,
     type: EntityList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -77,6 +91,7 @@ builder.queryFields((t) => ({
       }),
   }),
   entity: t.prismaField({
+    extensions: ENTITIES.reads,
     type: Entity,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },

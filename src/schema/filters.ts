@@ -2,11 +2,45 @@
  * What clients can filter and sort on, read from the filter registry (the same one that checks
  * filters), and the look-up of location ids that `location` / `location_country` filters take.
  */
+import { ANY_CALLER, type Permission } from '../auth/permissions.ts';
 import { describeFilterFields, isResource, RESOURCES } from '../filter/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { builder } from './builder.ts';
+import { accessRule, declareResource, declaredResources } from './resource.ts';
+
+export const LOCATION_LOOKUP_MAX_LIMIT = 100;
+
+// Filter descriptions and location names hold no records: reference data any caller may read.
+export const FILTERS = declareResource({
+  name: 'filters',
+  read: ANY_CALLER,
+  lists: [{ typeName: 'Location', maxLimit: LOCATION_LOOKUP_MAX_LIMIT }],
+  rest: [
+    {
+      method: 'GET',
+      path: '/api/filters/location/values',
+      operation: 'ListLocations',
+      kind: 'items',
+      query: [
+        { name: 'q', type: 'string' },
+        { name: 'limit', type: 'integer' },
+      ],
+    },
+    { method: 'GET', path: '/api/filters/{resource}', operation: 'ListFilterFields', kind: 'items', textParams: { resource: /^.+$/ } },
+  ],
+});
+
+/** Describing a resource's filter needs the permission that reads the resource. */
+function readPermissionByFilter(): Record<string, Permission> {
+  return Object.fromEntries(
+    declaredResources().flatMap((resource) =>
+      resource.filter && resource.read !== ANY_CALLER ? [[resource.filter, resource.read]] : [],
+    ),
+  );
+}
 
 const FilterField = builder.objectRef<ReturnType<typeof describeFilterFields>[number]>('FilterField').implement({
+  extensions: FILTERS.owns(),
   description: 'A field the filter expression (and, when sortable, `sort`) accepts',
   fields: (t) => ({
     name: t.exposeString('name'),
@@ -19,6 +53,7 @@ const FilterField = builder.objectRef<ReturnType<typeof describeFilterFields>[nu
 });
 
 const Location = builder.prismaObject('Location', {
+  extensions: FILTERS.owns(),
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
@@ -34,12 +69,12 @@ const Location = builder.prismaObject('Location', {
   }),
 });
 
-export const LOCATION_LOOKUP_MAX_LIMIT = 100;
-
 builder.queryFields((t) => ({
   filters: t.field({
     type: [FilterField],
     args: { resource: t.arg.string({ required: true }) },
+    // An unknown resource is the resolver's 404, not a 403.
+    extensions: accessRule({ argument: 'resource', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }),
     resolve: (_root, { resource }) => {
       if (!isResource(resource)) {
         throw new AppError('NOT_FOUND', `No filterable resource '${resource}'; resources: ${RESOURCES.join(', ')}`);
@@ -49,6 +84,7 @@ builder.queryFields((t) => ({
   }),
   locations: t.prismaField({
     type: [Location],
+    extensions: FILTERS.reads,
     description: 'Countries and cities whose name starts with `q` (case-insensitive), countries first',
     args: { q: t.arg.string(), limit: t.arg.int() },
     resolve: (query, _root, args, context) => {

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition } from './list-query.ts';
+import { declareResource } from './resource.ts';
 import { Tag } from './tag.ts';
 
 export const FOUNDER_LIST: ListDefinition<'founders'> = {
@@ -9,6 +10,17 @@ export const FOUNDER_LIST: ListDefinition<'founders'> = {
   maxLimit: 500,
   defaultSort: 'id',
 };
+
+export const FOUNDERS = declareResource({
+  name: 'founders',
+  read: 'read:founders',
+  filter: 'founders',
+  lists: [FOUNDER_LIST],
+  rest: [
+    { method: 'GET', path: '/api/founders', operation: 'ListFounders', kind: 'list' },
+    { method: 'GET', path: '/api/founders/{id}', operation: 'GetFounder', kind: 'record', noun: 'Founder' },
+  ],
+});
 
 /** A founder's role at an entity (spec: Founder.companies). */
 const FounderCompany = builder.prismaObject('FounderCompany', {
@@ -50,6 +62,7 @@ const Background = builder.prismaObject('Background', {
 });
 
 export const Founder = builder.prismaObject('Founder', {
+  extensions: FOUNDERS.owns(['id', 'name', 'image', 'platform_url']),
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
@@ -90,6 +103,7 @@ const FounderList = listType('Founder', Founder);
 
 builder.queryFields((t) => ({
   founders: t.field({
+    extensions: FOUNDERS.reads,
     type: FounderList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -99,6 +113,7 @@ builder.queryFields((t) => ({
       }),
   }),
   founder: t.prismaField({
+    extensions: FOUNDERS.reads,
     type: Founder,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },

@@ -1,5 +1,6 @@
-/** Builds the GraphQL schema from every resource file. Import order registers the types. */
+/** Builds the GraphQL schema from every resource file. Import order registers the types and resources. */
 import { printSchema, type GraphQLSchema } from 'graphql';
+import { assertAccessDeclared } from '../auth/permissions.ts';
 import { builder } from './builder.ts';
 import './scalars.ts';
 import './list.ts';
@@ -11,13 +12,22 @@ import './investor.ts';
 import './transaction.ts';
 import './valuation.ts';
 import './news.ts';
+import './ecosystem.ts';
+import './landscape.ts';
+import './team.ts';
+import './invitation.ts';
 import './filters.ts';
 import './usage.ts';
 
 let schema: GraphQLSchema | undefined;
 
+/** The schema, once every field and type it serves has declared who may read it. */
 export function getSchema(): GraphQLSchema {
-  schema ??= builder.toSchema({ sortSchema: false });
+  if (!schema) {
+    const built = builder.toSchema({ sortSchema: false });
+    assertAccessDeclared(built);
+    schema = built;
+  }
   return schema;
 }
 

@@ -2,6 +2,7 @@ import { builder } from './builder.ts';
 import { Entity } from './entity.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition } from './list-query.ts';
+import { declareResource } from './resource.ts';
 import { Tag } from './tag.ts';
 
 export const INVESTOR_LIST: ListDefinition<'investors'> = {
@@ -12,8 +13,20 @@ export const INVESTOR_LIST: ListDefinition<'investors'> = {
   scope: () => ({ entity: { deleted_at: null } }),
 };
 
+export const INVESTORS = declareResource({
+  name: 'investors',
+  read: 'read:investors',
+  filter: 'investors',
+  lists: [INVESTOR_LIST],
+  rest: [
+    { method: 'GET', path: '/api/investors', operation: 'ListInvestors', kind: 'list' },
+    { method: 'GET', path: '/api/investors/{id}', operation: 'GetInvestor', kind: 'record', noun: 'Investor' },
+  ],
+});
+
 /** An investor profile; its id is its entity's id, and the descriptive fields are the entity's. */
 export const Investor = builder.prismaObject('Investor', {
+  extensions: INVESTORS.owns(),
   select: { id: true },
   fields: (t) => {
     // The descriptive fields live on the investor's entity; each selects only its own column.
@@ -87,6 +100,7 @@ const InvestorList = listType('Investor', Investor);
 
 builder.queryFields((t) => ({
   investors: t.field({
+    extensions: INVESTORS.reads,
     type: InvestorList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -96,6 +110,7 @@ builder.queryFields((t) => ({
       }),
   }),
   investor: t.prismaField({
+    extensions: INVESTORS.reads,
     type: Investor,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },

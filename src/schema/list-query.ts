@@ -88,3 +88,31 @@ export async function resolveList<R extends Resource, Row>(
     },
   };
 }
+
+export interface PagedList<Row, Where> {
+  /** The row type, for the nested selection. */
+  typeName: string;
+  maxLimit: number;
+  /** Which rows; checked after the window, so it may first check access (404 or 403 for the record). */
+  where(): Where | Promise<Where>;
+  /** Rows in the list's fixed order. */
+  findMany(query: Selection & { where: Where; take: number; skip: number }): Promise<Row[]>;
+  count(query: { where: Where }): Promise<number>;
+}
+
+/**
+ * A list without filter or sort (management records in their fixed order): limit and offset, the
+ * nested selection from the GraphQL query, the total only when selected.
+ */
+export async function resolvePagedList<Row, Where>(
+  list: PagedList<Row, Where>,
+  args: ListArgs,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+): Promise<ListShape<Row>> {
+  const window = parseWindow(args, list.maxLimit);
+  const where = await list.where();
+  const query = queryFromInfo({ context, info, typeName: list.typeName, path: ['data'] }) as Selection;
+  const data = await list.findMany({ ...query, where, take: window.limit, skip: window.offset });
+  return { data, page: { ...window, next_cursor: null, count: () => list.count({ where }) } };
+}

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition } from './list-query.ts';
+import { declareResource } from './resource.ts';
 
 export const NEWS_LIST: ListDefinition<'news'> = {
   resource: 'news',
@@ -8,6 +9,17 @@ export const NEWS_LIST: ListDefinition<'news'> = {
   maxLimit: 2000,
   defaultSort: '-publish_date',
 };
+
+export const NEWS = declareResource({
+  name: 'news',
+  read: 'read:news',
+  filter: 'news',
+  lists: [NEWS_LIST],
+  rest: [
+    { method: 'GET', path: '/api/news', operation: 'ListNews', kind: 'list' },
+    { method: 'GET', path: '/api/news/{id}', operation: 'GetNews', kind: 'record', noun: 'News article' },
+  ],
+});
 
 /** An entity as a news article mentions it (spec: News article.entities). */
 const NewsEntity = builder.prismaObject('NewsEntity', {
@@ -27,6 +39,7 @@ const NewsEntity = builder.prismaObject('NewsEntity', {
 });
 
 export const NewsArticle = builder.prismaObject('NewsArticle', {
+  extensions: NEWS.owns(),
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
@@ -73,6 +86,7 @@ const NewsList = listType('NewsArticle', NewsArticle);
 
 builder.queryFields((t) => ({
   news: t.field({
+    extensions: NEWS.reads,
     type: NewsList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -82,6 +96,7 @@ builder.queryFields((t) => ({
       }),
   }),
   news_article: t.prismaField({
+    extensions: NEWS.reads,
     type: NewsArticle,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },

@@ -2,6 +2,7 @@ import { builder } from './builder.ts';
 import { Investor } from './investor.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition } from './list-query.ts';
+import { declareResource } from './resource.ts';
 
 export const TRANSACTION_LIST: ListDefinition<'transactions'> = {
   resource: 'transactions',
@@ -9,6 +10,17 @@ export const TRANSACTION_LIST: ListDefinition<'transactions'> = {
   maxLimit: 2000,
   defaultSort: 'id',
 };
+
+export const TRANSACTIONS = declareResource({
+  name: 'transactions',
+  read: 'read:transactions',
+  filter: 'transactions',
+  lists: [TRANSACTION_LIST],
+  rest: [
+    { method: 'GET', path: '/api/transactions', operation: 'ListTransactions', kind: 'list' },
+    { method: 'GET', path: '/api/transactions/{id}', operation: 'GetTransaction', kind: 'record', noun: 'Transaction' },
+  ],
+});
 
 /** A round's investor as the transaction record shows it: `{id, name, is_lead}`, plus the profile. */
 const TransactionInvestor = builder.prismaObject('RoundInvestor', {
@@ -26,6 +38,7 @@ const TransactionInvestor = builder.prismaObject('RoundInvestor', {
 });
 
 export const Transaction = builder.prismaObject('FundingRound', {
+  extensions: TRANSACTIONS.owns(),
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   name: 'Transaction',
@@ -63,6 +76,7 @@ const TransactionList = listType('Transaction', Transaction);
 
 builder.queryFields((t) => ({
   transactions: t.field({
+    extensions: TRANSACTIONS.reads,
     type: TransactionList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -72,6 +86,7 @@ builder.queryFields((t) => ({
       }),
   }),
   transaction: t.prismaField({
+    extensions: TRANSACTIONS.reads,
     type: Transaction,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },

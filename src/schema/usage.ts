@@ -1,12 +1,30 @@
 /**
- * Usage over GraphQL: `usageTimeseries`, the same series as `GET /api/usage/timeseries`. The rules
- * (parameters, which client a caller may see) live in src/usage/timeseries.ts.
+ * Usage over GraphQL and REST, declared once: `usageTimeseries` and `GET /api/usage/timeseries`,
+ * both needing read:usage. The rules (parameters, which client a caller may see) live in
+ * src/usage/timeseries.ts; counting lives in src/usage/counter.ts.
  */
 import { requirePrincipal } from '../auth/principal.ts';
-import { parseUsageQuery, readUsageTimeseries, type UsageBucketRecord } from '../usage/timeseries.ts';
+import { parseUsageQuery, readUsageTimeseries, USAGE_PARAMETERS, type UsageBucketRecord } from '../usage/timeseries.ts';
 import { builder } from './builder.ts';
+import { declareResource } from './resource.ts';
+
+export const USAGE = declareResource({
+  name: 'usage',
+  read: 'read:usage',
+  rest: [
+    {
+      method: 'GET',
+      path: '/api/usage/timeseries',
+      operation: 'UsageTimeseries',
+      kind: 'items',
+      // Passed as text: the resolver checks them, so both transports report the same details.
+      query: USAGE_PARAMETERS.map((name) => ({ name, type: 'string' as const })),
+    },
+  ],
+});
 
 const UsageBucket = builder.objectRef<UsageBucketRecord>('UsageBucket').implement({
+  extensions: USAGE.owns(),
   description: 'Requests to one endpoint in one hour or day (UTC); buckets without requests are left out',
   fields: (t) => ({
     bucket: t.expose('bucket', { type: 'DateTime', description: "The bucket's start" }),
@@ -18,28 +36,22 @@ const UsageBucket = builder.objectRef<UsageBucketRecord>('UsageBucket').implemen
   }),
 });
 
-const UsageTimeseries = builder.objectRef<{ data: UsageBucketRecord[] }>('UsageTimeseries').implement({
-  fields: (t) => ({
-    data: t.field({ type: [UsageBucket], resolve: (series) => series.data }),
-  }),
-});
-
 builder.queryFields((t) => ({
   usageTimeseries: t.field({
-    type: UsageTimeseries,
+    type: [UsageBucket],
+    extensions: USAGE.reads,
     description:
-      "Request and error counts per endpoint over time, for the caller's own client; another client of the organisation with `client_id` and admin:api-keys",
+      "Request and error counts per endpoint over time, ordered by bucket then endpoint: the caller's own client, or with `client_id` (and admin:api-keys) another client of the organisation",
     // Nullable on purpose: a missing or malformed value gets the same VALIDATION_ERROR details as REST.
     args: {
-      start_date: t.arg.string({ description: 'Required. First day, ISO 8601 date (UTC), inclusive' }),
-      end_date: t.arg.string({ description: `Required. Last day, inclusive; at most 366 days from start_date, both counted` }),
-      granularity: t.arg.string({ description: '`hourly` or `daily` (default)' }),
+      start_date: t.arg.string({ description: 'Required. First day, an ISO 8601 date (UTC), inclusive' }),
+      end_date: t.arg.string({ description: 'Required. Last day, inclusive; at most 366 days counting both ends' }),
+      granularity: t.arg.string({ description: '`hourly` or `daily` (the default)' }),
       client_id: t.arg.string({ description: 'Another client of the organisation (needs admin:api-keys)' }),
     },
     resolve: async (_root, args, context) => {
       const principal = requirePrincipal(context.principal);
-      const query = parseUsageQuery(principal, args);
-      return { data: await readUsageTimeseries(context.prisma, principal.orgId, query) };
+      return readUsageTimeseries(context.prisma, principal.orgId, parseUsageQuery(principal, args));
     },
   }),
 }));

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition } from './list-query.ts';
+import { declareResource } from './resource.ts';
 
 export const VALUATION_LIST: ListDefinition<'valuations'> = {
   resource: 'valuations',
@@ -9,7 +10,19 @@ export const VALUATION_LIST: ListDefinition<'valuations'> = {
   defaultSort: 'id',
 };
 
+export const VALUATIONS = declareResource({
+  name: 'valuations',
+  read: 'read:valuations',
+  filter: 'valuations',
+  lists: [VALUATION_LIST],
+  rest: [
+    { method: 'GET', path: '/api/valuations', operation: 'ListValuations', kind: 'list' },
+    { method: 'GET', path: '/api/valuations/{id}', operation: 'GetValuation', kind: 'record', noun: 'Valuation' },
+  ],
+});
+
 export const Valuation = builder.prismaObject('Valuation', {
+  extensions: VALUATIONS.owns(),
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
@@ -31,6 +44,7 @@ const ValuationList = listType('Valuation', Valuation);
 
 builder.queryFields((t) => ({
   valuations: t.field({
+    extensions: VALUATIONS.reads,
     type: ValuationList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -40,6 +54,7 @@ builder.queryFields((t) => ({
       }),
   }),
   valuation: t.prismaField({
+    extensions: VALUATIONS.reads,
     type: Valuation,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },

@@ -32,6 +32,8 @@ export interface UsageCounterOptions {
   registry?: Registry;
   /** Rows per statement. */
   batchSize?: number;
+  /** The app's clock, in milliseconds. */
+  now?: () => number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -39,6 +41,7 @@ const SEPARATOR = '\u0000';
 
 export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
   const batchSize = options.batchSize ?? 500;
+  const now = options.now ?? Date.now;
   let pending = new Map<string, BucketIncrement>();
   const metrics = createUsageMetrics(options.registry, () => pending.size);
   let flushing: Promise<void> = Promise.resolve();
@@ -85,7 +88,7 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
   timer.unref();
 
   return {
-    record: (client, endpoint, status, at = Date.now()) => {
+    record: (client, endpoint, status, at = now()) => {
       const isError = status >= 400;
       add({
         orgId: client.orgId,

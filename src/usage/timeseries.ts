@@ -11,6 +11,9 @@ import type { Principal } from '../auth/principal.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { AppError, validationError, type ErrorDetail } from '../errors.ts';
 
+/** The parameters, in the order the documents list them. */
+export const USAGE_PARAMETERS = ['start_date', 'end_date', 'granularity', 'client_id'] as const;
+
 export const GRANULARITIES = ['hourly', 'daily'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 

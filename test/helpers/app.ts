@@ -23,6 +23,8 @@ export interface TestAppOptions {
   db?: TestDatabase;
   /** Replaces the Prisma client the app uses (e.g. one extended to record queries). */
   prisma?: PrismaClient;
+  /** The app's clock (default: the system's). */
+  clock?: () => Date;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -50,7 +52,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   let app: ReturnType<typeof createApp>;
   try {
-    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger });
+    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger, clock: options.clock });
   } catch (error) {
     server.close();
     throw error;

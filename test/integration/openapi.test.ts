@@ -5,7 +5,6 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_FIELD_RULES } from '../../src/auth/permissions.ts';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { describeFilterFields } from '../../src/filter/index.ts';
 import type { OpenApiDocument } from '../../src/openapi/index.ts';
@@ -18,11 +17,13 @@ let app: TestApp;
 let auth: TestCredentials;
 let doc: OpenApiDocument;
 let ajv: Ajv2020;
+let records: Record<'ecosystem' | 'landscape' | 'team', number>;
 
 beforeAll(async () => {
   app = await startTestApp();
   await seedDatabase(app.db, { entities: 50 });
   auth = await createApiKeyAndToken(app);
+  records = await managementRecords();
   const response = await app.fetch('/openapi.json');
   expect(response.status).toBe(200);
   doc = (await response.json()) as OpenApiDocument;
@@ -63,9 +64,31 @@ function expectConforms(path: string, method: string, response: { status: number
   expect(check(body), `${method.toUpperCase()} ${path} ${response.status}: ${ajv.errorsText(check.errors)}`).toBe(true);
 }
 
-/** A concrete URL for a route's path: ids from the first record of its list, `entities` as the resource. */
+const post = (path: string, body: unknown, method = 'POST') =>
+  auth.fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** An ecosystem with a filled landscape, and a team with an invitation, all of `auth`'s organisation. */
+async function managementRecords(): Promise<typeof records> {
+  const ecosystem = ((await (await post('/api/ecosystems', { slug: 'docs', name: 'Docs', filter: 'is_company:true' })).json()) as { data: { id: number } }).data.id;
+  const landscape = ((await (await post(`/api/ecosystems/${ecosystem}/landscapes`, { name: 'L' })).json()) as { data: { id: number } }).data.id;
+  const entities = await app.db.prisma.entity.findMany({ select: { id: true }, take: 3 });
+  await post(`/api/landscapes/${landscape}/entities`, { entity_ids: entities.map((entity) => entity.id) }, 'PUT');
+  const team = ((await (await post('/api/teams', { name: 'Docs', slug: 'docs' })).json()) as { data: { id: number } }).data.id;
+  await post(`/api/teams/${team}/invitations`, { invited_email: 'reader@example.com', invited_user_id: 'reader' });
+  return { ecosystem, landscape, team };
+}
+
+/**
+ * A concrete URL for a route's path: the management records made above, `entities` as the resource,
+ * otherwise ids from the first record of its list.
+ */
 async function concretePath(path: string): Promise<string> {
   if (path.endsWith('/{resource}')) return path.replace('{resource}', 'entities');
+  if (path === '/api/landscapes/{id}') return path.replace('{id}', String(records.landscape));
+  path = path
+    .replace('{ecosystem}', String(records.ecosystem))
+    .replace('{team}', String(records.team))
+    .replace('{user_id}', auth.clientId);
   if (!path.endsWith('/{id}')) return path;
   const list = (await (await auth.fetch(`${path.slice(0, -'/{id}'.length)}?limit=1`)).json()) as { data: { id: number }[] };
   expect(list.data.length, `no record to read at ${path}`).toBeGreaterThan(0);
@@ -106,7 +129,7 @@ describe('GET /openapi.json', () => {
       expect(Array.isArray(operation['x-permissions'])).toBe(true);
     }
     expect(ids.size).toBe(routes.length);
-    expect(operationOf({ path: '/api/entities', method: 'GET' })['x-permissions']).toEqual([ROOT_FIELD_RULES['Query.entities']]);
+    expect(operationOf({ path: '/api/entities', method: 'GET' })['x-permissions']).toEqual(['read:entities']);
     expect(operationOf({ path: '/api/api-keys', method: 'POST' })['x-permissions']).toEqual(['create:api-keys']);
   });
 
@@ -138,8 +161,9 @@ describe('GET /openapi.json', () => {
       const maximum = parametersOf(operationOf(route)).find((parameter) => parameter.name === 'limit')?.schema.maximum;
       expect(maximum, route.id).toBeGreaterThan(0);
       maxima[route.path] = maximum;
-      expect((await auth.fetch(`${route.path}?limit=${maximum}`)).status, `${route.id} limit=${maximum}`).toBe(200);
-      expect((await auth.fetch(`${route.path}?limit=${maximum! + 1}`)).status, `${route.id} limit=${maximum! + 1}`).toBe(400);
+      const path = await concretePath(route.path);
+      expect((await auth.fetch(`${path}?limit=${maximum}`)).status, `${route.id} limit=${maximum}`).toBe(200);
+      expect((await auth.fetch(`${path}?limit=${maximum! + 1}`)).status, `${route.id} limit=${maximum! + 1}`).toBe(400);
     }
     expect(maxima).toMatchObject({ '/api/entities': 500, '/api/founders': 500, '/api/investors': 500, '/api/transactions': 2000, '/api/news': 2000 });
   });
@@ -181,6 +205,26 @@ describe('real responses validate against the document', () => {
     const revoked = await auth.fetch(`/api/api-keys/${body.data.id}`, { method: 'DELETE' });
     expect(revoked.status).toBe(204);
     expect(operationOf({ path: '/api/api-keys/{id}', method: 'DELETE' }).responses['204']).toBeDefined();
+  });
+
+  it('every management write, with the status and body it documents', async () => {
+    const writes: [string, string, () => Promise<Response>][] = [
+      ['/api/ecosystems', 'post', () => post('/api/ecosystems', { slug: 'written', name: 'W', filter: 'hq_country:Germany', partner_logos: [] })],
+      ['/api/ecosystems/{id}', 'patch', () => post(`/api/ecosystems/${records.ecosystem}`, { description: 'patched' }, 'PATCH')],
+      ['/api/ecosystems/{ecosystem}/landscapes', 'post', () => post(`/api/ecosystems/${records.ecosystem}/landscapes`, { name: 'More' })],
+      ['/api/landscapes/{id}/entities', 'put', () => post(`/api/landscapes/${records.landscape}/entities`, { entity_ids: [] }, 'PUT')],
+      ['/api/teams', 'post', () => post('/api/teams', { name: 'W', slug: 'written' })],
+      ['/api/teams/{id}', 'patch', () => post(`/api/teams/${records.team}`, { name: 'Patched' }, 'PATCH')],
+      ['/api/teams/{team}/members/{user_id}', 'patch', () => post(`/api/teams/${records.team}/members/${auth.clientId}`, { role: 'owner' }, 'PATCH')],
+      ['/api/teams/{team}/invitations', 'post', () => post(`/api/teams/${records.team}/invitations`, { invited_email: 'w@example.com', invited_user_id: 'w' })],
+      ['/api/ecosystems', 'post', () => post('/api/ecosystems', { slug: 'written', name: 'W', filter: 'hq_country:Germany' })],
+    ];
+    for (const [path, method, send] of writes) {
+      const response = await send();
+      const [documented] = Object.keys(doc.paths[path]![method as 'post']!.responses);
+      expect([response.status, path, method]).toEqual([response.status < 300 ? Number(documented) : 409, path, method]);
+      expectConforms(path, method, response, await response.json());
+    }
   });
 
   it('error responses: 400, 401, 403, 404', async () => {

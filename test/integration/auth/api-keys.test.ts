@@ -204,6 +204,21 @@ describe('GraphQL API key operations', () => {
   });
 });
 
+describe('several mutations in one GraphQL operation', () => {
+  const twoKeys = (second: string) =>
+    `mutation($p: [String!]!) { a: createApiKey(name: "first of two", permissions: ["read:entities"]) { client_secret } b: createApiKey(name: "${second}", permissions: $p) { id } }`;
+
+  it.each([
+    ['a literal', ['read:entities'], 'mutation { a: createApiKey(name: "first of two", permissions: ["read:entities"]) { client_secret } b: createApiKey(name: "literal", permissions: ["admin:api-keys"]) { id } }'],
+    ['a variable', ['admin:api-keys'], twoKeys('variable')],
+  ])('refuses the whole operation before anything commits when one grants too much (%s)', async (_how, p, query) => {
+    const { status, body } = await creator.graphql(query, { p });
+    expect(status).toBe(403);
+    expect(body.errors?.[0]).toMatchObject({ message: expect.stringContaining('admin:api-keys'), extensions: { code: 'FORBIDDEN' } });
+    expect(await app.db.prisma.apiKey.count({ where: { name: 'first of two' } })).toBe(0);
+  });
+});
+
 describe('last_used_at', () => {
   it('is set when a key calls the API', async () => {
     const fresh = await createApiKeyAndToken(app, { permissions: ['read:entities'] });

@@ -72,6 +72,7 @@ it.each([
   ['/api/filters/founders', 'read:founders'],
 ])('%s answers with %s alone', async (path, permission) => {
   const client = await only(permission);
-  const response = await client.fetch(`${path}?limit=2`);
+  // The filter descriptions take no paging parameters.
+  const response = await client.fetch(path.startsWith('/api/filters/') ? path : `${path}?limit=2`);
   expect(response.status).toBe(200);
 });

@@ -18,12 +18,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeOperation, rootFields } from '../../../src/auth/authorize.ts';
 import {
+  ACCESS,
   ANY_CALLER,
-  assertEveryRootFieldHasARule,
+  assertAccessDeclared,
   PERMISSIONS,
-  ROOT_FIELD_RULES,
-  rootFieldsWithoutRule,
-  type FieldRule,
+  rootFieldRule,
+  rulePermissions,
+  undeclaredAccess,
   type Permission,
 } from '../../../src/auth/permissions.ts';
 import { loadOperations } from '../../../src/rest/operations.ts';
@@ -61,10 +62,11 @@ function attemptsFor(route: Route): { path: string; permission: Permission }[] {
   const document = operations.get(route.operation)!;
   const fill = (value: string) => route.path.replace(/\{\w+\}/g, value);
   return rootFields(document).flatMap(({ key }) => {
-    const rule: FieldRule | undefined = ROOT_FIELD_RULES[key];
+    const rule = rootFieldRule(schema, key);
     if (rule === undefined) throw new Error(`${key} has no rule`);
     if (rule === ANY_CALLER) return [];
     if (typeof rule === 'string') return [{ path: fill('1'), permission: rule }];
+    if ('grants' in rule) return [{ path: fill('1'), permission: rule.permission }];
     // An argument decides: try each value in the path parameter that carries it.
     return Object.entries(rule.byValue).map(([value, permission]) => ({ path: fill(value), permission }));
   });
@@ -120,10 +122,11 @@ describe('GraphQL: every top-level field of the schema', () => {
   const table = roots.flatMap(([operation, type]) =>
     type
       ? Object.values(type.getFields()).flatMap((field) => {
-          const rule = ROOT_FIELD_RULES[`${type.name}.${field.name}`];
+          const rule = rootFieldRule(schema, `${type.name}.${field.name}`);
           if (rule === undefined || rule === ANY_CALLER) return [];
           const variants: [string, Permission][] =
             typeof rule === 'string' ? [[fieldQuery(operation, field), rule]]
+            : 'grants' in rule ? [[fieldQuery(operation, field), rule.permission]]
             : Object.entries(rule.byValue).map(([value, permission]) => [fieldQuery(operation, field, { [rule.argument]: JSON.stringify(value) }), permission]);
           return variants.map(([query, permission]) => [query, permission] as const);
         })
@@ -160,25 +163,39 @@ describe('GraphQL: every top-level field of the schema', () => {
   });
 });
 
-describe('the permission table', () => {
-  it('has a rule for every root field of the schema', () => {
-    expect(rootFieldsWithoutRule(schema)).toEqual([]);
-    expect(() => assertEveryRootFieldHasARule(schema)).not.toThrow();
+describe('the declared access', () => {
+  it('covers every root field of the schema and every type they return', () => {
+    expect(undeclaredAccess(schema)).toEqual([]);
+    expect(() => assertAccessDeclared(schema)).not.toThrow();
   });
 
-  it('stops the start when a root field has no rule, and refuses such a field at run time (fail closed)', () => {
-    const extended = buildSchema('type Query { entities: Int, somethingNew: Int } type Mutation { createApiKey: Int }');
-    expect(() => assertEveryRootFieldHasARule(extended)).toThrow(/Query\.somethingNew/);
+  it('stops the start when a root field has no rule or a returned type no access, and refuses such a field at run time (fail closed)', () => {
+    const extended = buildSchema('type Query { entities: Int, somethingNew: Thing } type Thing { id: Int }');
+    expect(undeclaredAccess(extended)).toEqual([
+      'Query.entities has no permission rule',
+      'Query.somethingNew has no permission rule',
+      'Thing (returned by Query.somethingNew) declares no access',
+    ]);
+    expect(() => assertAccessDeclared(extended)).toThrow(/Query\.somethingNew/);
     const principal = { subject: 's', kind: 'api-key' as const, clientId: 's', orgId: 'o', permissions: new Set<string>(PERMISSIONS) };
-    expect(() => authorizeOperation(parse('{ somethingNew }'), principal)).toThrow(
+    expect(() => authorizeOperation(parse('{ somethingNew { id } }'), principal, { schema: extended })).toThrow(
       expect.objectContaining({ code: 'FORBIDDEN', message: 'Query.somethingNew has no permission rule' }),
     );
   });
 
+  it('catches a rule naming a permission that does not exist', () => {
+    const extended = buildSchema('type Query { things: Int }');
+    const field = extended.getQueryType()!.getFields().things!;
+    field.extensions = { [ACCESS]: 'read:thngs' };
+    expect(undeclaredAccess(extended)).toEqual(['Query.things names unknown permission read:thngs']);
+  });
+
   it('names only known permissions', () => {
-    const named = Object.values(ROOT_FIELD_RULES).flatMap((rule) =>
-      typeof rule === 'string' ? [rule] : [...Object.values(rule.byValue), rule.otherwise],
+    const roots = [schema.getQueryType()!, schema.getMutationType()!];
+    const named = roots.flatMap((type) =>
+      Object.keys(type.getFields()).flatMap((name) => rulePermissions(rootFieldRule(schema, `${type.name}.${name}`)!)),
     );
+    expect(named.length).toBeGreaterThan(0);
     for (const permission of named) expect([...PERMISSIONS, ANY_CALLER]).toContain(permission);
   });
 });

@@ -3,16 +3,16 @@
  * - authenticate as soon as the GraphQL parameters are known, before the query is parsed, so an
  *   unauthenticated caller learns nothing from parse or validation errors (the context factory then
  *   reuses the same result);
- * - check the permission table over the operation's root fields before execution (REST operations
- *   run through the same `execute`, so they are checked here too).
+ * - check the access rules the schema declares over the whole operation before any of it executes
+ *   (REST operations run through the same `execute`, so they are checked here too).
  * RateLimit-* headers travel in the transport's `responseHeaders` bag, which yoga.ts copies.
  */
 import type { Plugin } from 'graphql-yoga';
+import type { Authentication, AuthenticationRequest } from '../auth/authenticate.ts';
+import { authorizeOperation } from '../auth/authorize.ts';
 import { findAppError, toGraphQLError } from '../errors.ts';
-import type { TransportContext } from '../graphql/yoga.ts';
 import type { GraphQLContext } from '../schema/context.ts';
-import type { Authentication, AuthenticationRequest } from './authenticate.ts';
-import { authorizeOperation } from './authorize.ts';
+import type { TransportContext } from './yoga.ts';
 
 type AuthenticateOnce = (request: AuthenticationRequest) => Promise<Authentication>;
 

@@ -1,0 +1,109 @@
+/**
+ * A resource, declared once, in its own schema file: the permissions reading and writing it need, the
+ * facts about its lists, and its REST rows. Its Pothos types and root fields carry the access rules
+ * (`extensions: X.reads`, `extensions: X.owns()`), so from this one declaration the service derives
+ * the permission checks at the root and below it (src/auth/authorize.ts), the route table
+ * (src/rest/routes.ts), the OpenAPI document (src/openapi/), and `GET /api/filters/{resource}`.
+ * `getSchema()` refuses to build a schema that leaves a root field or a returned type undeclared.
+ */
+import { ACCESS, ANY_CALLER, type FieldRule, type Permission, type TypeAccess } from '../auth/permissions.ts';
+import type { Resource as FilterResource } from '../filter/index.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * How a REST row reads its request and answers:
+ * - `list`: a filterable, sortable list (filter, sort, cursor, limit, offset, include_total) → `{data, page}`;
+ * - `page`: a paged list (limit, offset, include_total) → `{data, page}`;
+ * - `items`: a short list of its own query parameters → `{data}`;
+ * - `record`: one record (from the path, and the body if it has one) → `{data}`, 404 when null;
+ * - `created`: 201 with `{data}`; `deleted`: 204 without a body.
+ */
+export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted';
+
+export interface QueryParameter {
+  name: string;
+  type: 'string' | 'integer' | 'boolean';
+}
+
+export interface RestRow {
+  method: HttpMethod;
+  /** Path template; every `{param}` becomes the operation variable of that name. */
+  path: string;
+  /** Name of the prepared operation in src/rest/operations/*.graphql. */
+  operation: string;
+  kind: RestKind;
+  /** Path parameters taken as text, each with the pattern it must match (else 400); every other one is a numeric id. */
+  textParams?: Readonly<Record<string, RegExp>>;
+  /** Query parameters of an `items` row. */
+  query?: readonly QueryParameter[];
+  /** The JSON body → operation variables; throws VALIDATION_ERROR with `body.<field>` paths. */
+  body?: (body: unknown) => Record<string, unknown>;
+  /** What the 404 of a `record` row calls the record, e.g. `Entity` (`Entity not found`). */
+  noun?: string;
+}
+
+/** What the list code enforces about a list of `typeName` rows (the document states it too). */
+export interface ListFacts {
+  typeName: string;
+  maxLimit: number;
+  /** The filter registry of a filterable, sortable list. */
+  resource?: FilterResource;
+  defaultSort?: string;
+}
+
+export interface ResourceDeclaration {
+  /** `entities`, `api-keys`: the OpenAPI tag and the prefix of its route ids. */
+  name: string;
+  read: Permission | typeof ANY_CALLER;
+  write?: Permission;
+  /** Its filter registry, when `GET /api/filters/{name}` describes it. */
+  filter?: FilterResource;
+  lists?: readonly ListFacts[];
+  rest?: readonly RestRow[];
+}
+
+type Extensions = { readonly [ACCESS]: FieldRule };
+
+export interface Resource extends ResourceDeclaration {
+  /** `extensions` of a root field that reads the resource. */
+  readonly reads: Extensions;
+  /** `extensions` of a root field that changes it. */
+  readonly writes: Extensions;
+  /** `extensions` of a type it owns; `summary` fields come with any record that embeds it. */
+  owns(summary?: readonly string[]): { readonly [ACCESS]: TypeAccess };
+}
+
+/** `extensions` of a root field with a rule of its own (e.g. any caller may list its own keys). */
+export const accessRule = (rule: FieldRule): Extensions => ({ [ACCESS]: rule });
+
+const declared = new Map<string, Resource>();
+
+export function declareResource(declaration: ResourceDeclaration): Resource {
+  if (declared.has(declaration.name)) throw new Error(`Resource ${declaration.name} is declared twice`);
+  const resource: Resource = {
+    ...declaration,
+    reads: accessRule(declaration.read),
+    writes: accessRule(declaration.write ?? declaration.read),
+    // Whoever may change a record sees the record the change returns.
+    owns: (summary = []) => ({
+      [ACCESS]: { anyOf: declaration.write ? [declaration.read, declaration.write] : [declaration.read], summary },
+    }),
+  };
+  declared.set(declaration.name, resource);
+  return resource;
+}
+
+/** Every declared resource, in declaration order (src/schema/index.ts imports them). */
+export function declaredResources(): readonly Resource[] {
+  return [...declared.values()];
+}
+
+/** The list facts of `typeName` rows, from whichever resource declares them. */
+export function listFacts(typeName: string): ListFacts | undefined {
+  for (const resource of declared.values()) {
+    const facts = resource.lists?.find((list) => list.typeName === typeName);
+    if (facts) return facts;
+  }
+  return undefined;
+}
