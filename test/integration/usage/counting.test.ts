@@ -68,7 +68,7 @@ it("counts the reader's own reads to the reader, including over GraphQL", async 
   const reader = await createApiKeyAndToken(app, { permissions: ['read:usage'] });
   const query = `start_date=${today()}&end_date=${today()}`;
   expect((await reader.fetch(`/api/usage/timeseries?${query}`)).status).toBe(200);
-  const { status } = await reader.graphql(`{ usageTimeseries(start_date: "${today()}", end_date: "${today()}") { data { endpoint } } }`);
+  const { status } = await reader.graphql(`{ usageTimeseries(start_date: "${today()}", end_date: "${today()}") { endpoint request_count } }`);
   expect(status).toBe(200);
   const rows = await waitForSeries(reader, query, (series) => series.length === 2);
   expect(rows.map((row: UsageRow) => [row.endpoint, row.request_count, row.error_count])).toEqual([
