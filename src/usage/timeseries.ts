@@ -62,6 +62,8 @@ const usageParameters = z
   })
   .check((context) => {
     const { start_date: start, end_date: end } = context.value;
+    // Only two real dates have a span (the checks above may have reported either already).
+    if (!calendarDate.safeParse(start).success || !calendarDate.safeParse(end).success) return;
     const days = (Date.parse(end) - Date.parse(start)) / DAY_MS + 1;
     if (days < 1) {
       context.issues.push({ code: 'custom', path: ['end_date'], message: 'must not be before start_date', input: end });
