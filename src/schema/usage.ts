@@ -18,7 +18,7 @@ export const USAGE = declareResource({
       operation: 'UsageTimeseries',
       kind: 'items',
       // Passed as text: the resolver checks them, so both transports report the same details.
-      query: USAGE_PARAMETERS.map((name) => ({ name, type: 'string' as const })),
+      query: USAGE_PARAMETERS.map((name) => ({ name, type: 'string' as const, required: name.endsWith('_date') })),
     },
   ],
 });
@@ -42,10 +42,10 @@ builder.queryFields((t) => ({
     extensions: USAGE.reads,
     description:
       "Request and error counts per endpoint over time, ordered by bucket then endpoint: the caller's own client, or with `client_id` (and admin:api-keys) another client of the organisation",
-    // Nullable on purpose: a missing or malformed value gets the same VALIDATION_ERROR details as REST.
+    // Text, checked by the resolver, so a malformed value gets the same VALIDATION_ERROR details as REST.
     args: {
-      start_date: t.arg.string({ description: 'Required. First day, an ISO 8601 date (UTC), inclusive' }),
-      end_date: t.arg.string({ description: 'Required. Last day, inclusive; at most 366 days counting both ends' }),
+      start_date: t.arg.string({ required: true, description: 'First day, an ISO 8601 date (YYYY-MM-DD, UTC), inclusive' }),
+      end_date: t.arg.string({ required: true, description: 'Last day, inclusive; at most 366 days counting both ends' }),
       granularity: t.arg.string({ description: '`hourly` or `daily` (the default)' }),
       client_id: t.arg.string({ description: 'Another client of the organisation (needs admin:api-keys)' }),
     },

@@ -114,7 +114,7 @@ describe('validation', () => {
   });
 
   it('reports the same problems over GraphQL, paths named after the arguments', async () => {
-    const { body } = await admin.graphql('{ usageTimeseries(end_date: "2026-02-30", granularity: "yearly") { bucket } }');
+    const { body } = await admin.graphql('{ usageTimeseries(start_date: "2026-3-1", end_date: "2026-02-30", granularity: "yearly") { bucket } }');
     expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
     expect(body.errors?.[0]?.extensions?.details?.map((detail) => detail.path)).toEqual(['start_date', 'end_date', 'granularity']);
   });
@@ -154,5 +154,19 @@ describe('who sees which client', () => {
     const manager = await createUserToken(app, { user: 'usage-manager', permissions: ['read:usage', 'admin:api-keys'] });
     const { body } = await series(manager, `start_date=2026-03-02&end_date=2026-03-02&client_id=${SERIES_CLIENT}`);
     expect(body.data).toEqual([{ bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2 }]);
+  });
+});
+
+it('is described in /openapi.json: both dates required, granularity and client_id optional', async () => {
+  const doc = (await (await app.fetch('/openapi.json')).json()) as {
+    paths: Record<string, { get?: { parameters: { name: string; required?: boolean }[] } }>;
+  };
+  // The shared header parameters are references; the query parameters are inline.
+  const parameters = (doc.paths['/api/usage/timeseries']?.get?.parameters ?? []).filter((parameter) => parameter.name);
+  expect(Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.required ?? false]))).toEqual({
+    start_date: true,
+    end_date: true,
+    granularity: false,
+    client_id: false,
   });
 });
