@@ -83,7 +83,7 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
     request.onIdentified?.(principal);
     // From here the client is known, so every answer carries its RateLimit-* headers, the refusals
     // below included: the bucket is taken now (alongside the key lookup) and refuses last, in the
-    // contract's order. Users of one application share its client id; each gets a bucket of their own.
+    // documented order of checks. Users of one application share its client id; each gets a bucket of their own.
     const limited = deps.rateLimiter
       .consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`)
       .then((limit) => {

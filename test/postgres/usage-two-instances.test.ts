@@ -62,7 +62,7 @@ it('sums usage over both instances and shares one rate-limit bucket per client',
   expect(allowed).toBeLessThanOrEqual(BURST + refills);
   expect(statuses.filter((status) => status === 429)).toHaveLength(total - allowed);
 
-  // Read through either instance, within the contract's 5 seconds: the sum of both.
+  // Read through either instance, within the documented 5 seconds: the sum of both.
   const expected = { requests: total, errors: total - allowed };
   const deadline = Date.now() + VISIBLE_WITHIN_MS;
   let seen: unknown;

@@ -9,7 +9,7 @@ export interface UsageRow {
   error_count: number;
 }
 
-/** The contract: a read reflects requests within 5 seconds. */
+/** docs/usage.md: a read reflects requests within 5 seconds. */
 export const VISIBLE_WITHIN_MS = 5_000;
 
 /** GET /api/usage/timeseries?<query> until `done(rows)`, for at most VISIBLE_WITHIN_MS. */
