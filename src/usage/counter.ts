@@ -46,14 +46,15 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
   const metrics = createUsageMetrics(options.registry, () => pending.size);
   let flushing: Promise<void> = Promise.resolve();
 
-  const add = (increment: BucketIncrement): void => {
-    const key = [increment.bucket.getTime(), increment.orgId, increment.clientId, increment.endpoint].join(SEPARATOR);
+  // On every request: one string key and, for a new key only, one object.
+  const add = (hour: number, orgId: string, clientId: string, endpoint: string, requests: number, errors: number): void => {
+    const key = `${hour}${SEPARATOR}${orgId}${SEPARATOR}${clientId}${SEPARATOR}${endpoint}`;
     const entry = pending.get(key);
     if (entry) {
-      entry.requests += increment.requests;
-      entry.errors += increment.errors;
+      entry.requests += requests;
+      entry.errors += errors;
     } else {
-      pending.set(key, { ...increment });
+      pending.set(key, { orgId, clientId, endpoint, bucket: new Date(hour), requests, errors });
     }
   };
 
@@ -68,7 +69,9 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
         metrics?.rowsWritten.inc(batch.length);
       } catch (error) {
         // Keep what was not stored for the next flush; requests counted meanwhile add to it.
-        for (const row of rows.slice(start)) add(row);
+        for (const row of rows.slice(start)) {
+          add(row.bucket.getTime(), row.orgId, row.clientId, row.endpoint, row.requests, row.errors);
+        }
         metrics?.failedFlushes.inc();
         throw error;
       }
@@ -90,15 +93,8 @@ export function createUsageCounter(options: UsageCounterOptions): UsageCounter {
   return {
     record: (client, endpoint, status, at = now()) => {
       const isError = status >= 400;
-      add({
-        orgId: client.orgId,
-        clientId: client.clientId,
-        endpoint,
-        bucket: new Date(at - (at % HOUR_MS)),
-        requests: 1,
-        errors: isError ? 1 : 0,
-      });
-      metrics?.requests.inc({ endpoint, error: String(isError) });
+      add(at - (at % HOUR_MS), client.orgId, client.clientId, endpoint, 1, isError ? 1 : 0);
+      metrics?.countRequest(endpoint, isError);
     },
     flush,
     close: async () => {
@@ -120,13 +116,24 @@ function createUsageMetrics(registry: Registry | undefined, pendingRows: () => n
       this.set(pendingRows());
     },
   });
+  const requests = new Counter({
+    name: 'usage_requests_total',
+    help: 'Requests counted for usage (a known client), by endpoint and whether the status was an error',
+    labelNames: ['endpoint', 'error'] as const,
+    registers,
+  });
+  // The labelled series, kept: looking one up by its labels on every request costs more than counting.
+  const series = new Map<string, Counter.Internal>();
   return {
-    requests: new Counter({
-      name: 'usage_requests_total',
-      help: 'Requests counted for usage (a known client), by endpoint and whether the status was an error',
-      labelNames: ['endpoint', 'error'] as const,
-      registers,
-    }),
+    countRequest: (endpoint: string, isError: boolean) => {
+      const key = `${endpoint}${SEPARATOR}${isError}`;
+      let child = series.get(key);
+      if (!child) {
+        child = requests.labels(endpoint, String(isError));
+        series.set(key, child);
+      }
+      child.inc();
+    },
     rowsWritten: new Counter({
       name: 'usage_bucket_rows_written_total',
       help: 'Usage bucket rows added to the database by this process',
