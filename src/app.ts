@@ -24,6 +24,8 @@ import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { getSchema } from './schema/index.ts';
+import { countRequests } from './usage/count-requests.ts';
+import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -33,8 +35,11 @@ export interface AppDependencies {
   clock?: () => Date;
 }
 
-/** The express app plus what it holds open (Redis for shared rate limits). */
-export type App = Express & { close(): Promise<void> };
+/**
+ * The express app plus what it holds open (Redis for shared rate limits, counted usage). `close()`
+ * writes the usage still in memory, so call it before the database closes.
+ */
+export type App = Express & { usage: UsageCounter; close(): Promise<void> };
 
 export function createApp({ config, db, logger, clock = () => new Date() }: AppDependencies): App {
   const schema = getSchema();
@@ -65,8 +70,16 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const metrics = createMetrics();
+  const usage = createUsageCounter({
+    sql: db.sql,
+    logger,
+    flushIntervalMs: config.USAGE_FLUSH_INTERVAL_MS,
+    registry: metrics.registry,
+    now: () => clock().getTime(),
+  });
   app.use(requestId);
   app.use(metrics.observe);
+  if (config.USAGE_COUNTING) app.use(countRequests(usage));
   app.use(accessLog(logger));
   app.get('/metrics', metrics.handler);
 
@@ -92,10 +105,15 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   // JSON bodies are read here, with the 1 MiB limit however they are sent (chunked too); yoga takes
   // the parsed body as it is.
   app.use('/graphql', refuseNonJsonBodies, express.json({ limit: BODY_LIMIT }), refuseNulCharacters, (req, res, next) => {
+    // Usage names GraphQL by method and path, like a REST route template (docs/usage.md).
+    if (req.path === '/') res.locals.endpoint = `${req.method} /graphql`;
     const transport: TransportContext = {
       requestId: res.locals.requestId as string,
       header: (name) => req.get(name),
       responseHeaders: new Headers(),
+      onIdentified: (principal) => {
+        res.locals.principal = principal;
+      },
     };
     // handle() answers some requests (the GraphiQL page) synchronously and returns no promise.
     Promise.resolve(graphql.handle(req, res, transport)).catch(next);
@@ -126,7 +144,12 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   };
   app.use(onError);
 
-  return Object.assign(app, { close: () => auth.close() });
+  return Object.assign(app, {
+    usage,
+    close: async () => {
+      await Promise.all([usage.close(), auth.close()]);
+    },
+  });
 }
 
 /** A POST to /graphql carries JSON (GraphQL over HTTP); anything else is refused in the error envelope. */

@@ -46,6 +46,13 @@ const environmentSchema = z.object({
   /** Worker processes serving requests (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * How often counted usage is written (src/usage/). At most 4 s, so a read reflects requests within
+   * 5 seconds; it is also the most a crash (SIGKILL) can lose.
+   */
+  USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(4_000).default(1_000),
+  /** `false` turns usage counting off: for measuring what counting costs (bench/), not for service. */
+  USAGE_COUNTING: booleanFlag.default(true),
 });
 
 type ParsedEnvironment = z.infer<typeof environmentSchema>;

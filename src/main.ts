@@ -6,6 +6,7 @@
  */
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseOptions, openDatabase, type Database } from './db/client.ts';
@@ -54,7 +55,7 @@ async function serve(config: Config, db: Database, logger: Logger): Promise<void
   const app = createApp({ config, db, logger });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info(
-      { url: config.PUBLIC_URL, database: db.kind, graphiql: config.GRAPHIQL ? `${config.PUBLIC_URL}/graphql` : false },
+      { url: config.PUBLIC_URL, port: (server.address() as AddressInfo).port, database: db.kind, graphiql: config.GRAPHIQL ? `${config.PUBLIC_URL}/graphql` : false },
       'listening',
     );
   });
@@ -64,6 +65,7 @@ async function serve(config: Config, db: Database, logger: Logger): Promise<void
     server.closeIdleConnections();
     await closeServer(server);
     clearTimeout(forced);
+    await app.usage.flush(); // every counted request is stored before the database closes
     await app.close();
     await db.close();
   });

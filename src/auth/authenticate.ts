@@ -16,6 +16,11 @@ export interface AuthenticationRequest {
   header(name: string): string | undefined;
   /** The response-header bag of the transport (RateLimit-* go there). */
   responseHeaders?: Headers;
+  /**
+   * Told who the caller is as soon as the token is verified, even if a later check refuses the
+   * request: usage counting charges the request, error or not, to that client.
+   */
+  onIdentified?(principal: Principal): void;
 }
 
 export interface Authentication {
@@ -74,16 +79,30 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
   return async (request) => {
     const headers = readRequiredHeaders(request);
     const identity = toIdentity(await deps.verify(headers.token));
-    checkClientId(identity, headers.clientId);
     const { principal } = identity;
-    if (identity.isLocalApiKey) {
-      const state = await deps.keyStatus.check(principal.clientId);
-      if (state === 'revoked') throw invalidToken('The API key of this access token has been revoked');
-      if (state === 'unknown') throw invalidToken('The API key of this access token does not exist');
+    request.onIdentified?.(principal);
+    // From here the client is known, so every answer carries its RateLimit-* headers, the refusals
+    // below included: the bucket is taken now (alongside the key lookup) and refuses last, in the
+    // documented order of checks. Users of one application share its client id; each gets a bucket of their own.
+    const limited = deps.rateLimiter
+      .consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`)
+      .then((limit) => {
+        for (const [name, value] of Object.entries(rateLimitHeaders(limit))) request.responseHeaders?.set(name, value);
+        return limit;
+      });
+    try {
+      checkClientId(identity, headers.clientId);
+      if (identity.isLocalApiKey) {
+        const state = await deps.keyStatus.check(principal.clientId);
+        if (state === 'revoked') throw invalidToken('The API key of this access token has been revoked');
+        if (state === 'unknown') throw invalidToken('The API key of this access token does not exist');
+      }
+      await deps.ensureOrganization(principal.orgId);
+    } catch (error) {
+      await limited.catch(() => undefined);
+      throw error;
     }
-    await deps.ensureOrganization(principal.orgId);
-    // Users of one application share its client id; each gets a bucket of their own.
-    const limit = await deps.rateLimiter.consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`);
+    const limit = await limited;
     const responseHeaders = rateLimitHeaders(limit);
     if (!limit.allowed) {
       throw new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${limit.retryAfterSeconds} s`, {

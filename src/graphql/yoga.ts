@@ -6,6 +6,7 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
+import type { Principal } from '../auth/principal.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { Logger } from '../logger.ts';
 import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
@@ -21,6 +22,8 @@ export interface TransportContext {
    * Both transports copy them onto the HTTP response.
    */
   responseHeaders: Headers;
+  /** Told who the caller is once the token is verified (usage counting). */
+  onIdentified?(principal: Principal): void;
 }
 
 export type ContextFactory = (transport: TransportContext) => Promise<GraphQLContext> | GraphQLContext;

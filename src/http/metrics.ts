@@ -12,6 +12,8 @@ export interface Metrics {
   observe: RequestHandler;
   /** Serves the exposition text. */
   handler: RequestHandler;
+  /** For other modules' series (usage counting). */
+  registry: Registry;
 }
 
 /** Paths served outside the REST route table, which stand for themselves. */
@@ -40,6 +42,7 @@ export function createMetrics(): Metrics {
   });
 
   return {
+    registry,
     observe: (req, res, next) => {
       const stop = duration.startTimer();
       // 'close' also fires when the client leaves first: those requests count, as 499.

@@ -34,6 +34,9 @@ function toRestRequest(req: Request, res: Response): RestRequest {
     set endpoint(endpoint) {
       res.locals.endpoint = endpoint;
     },
+    onIdentified: (principal) => {
+      res.locals.principal = principal;
+    },
   };
 }
 

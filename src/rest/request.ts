@@ -1,4 +1,5 @@
 /** The transport-neutral REST request the handler works on (express.ts builds it). */
+import type { Principal } from '../auth/principal.ts';
 import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
 import { closeMatches } from '../filter/suggest.ts';
 
@@ -15,6 +16,8 @@ export interface RestRequest {
   responseHeaders: Headers;
   /** Set by the handler once a route matches: its template, e.g. `GET /api/entities/{id}`. */
   endpoint?: string;
+  /** Told who the caller is once the token is verified (usage counting). */
+  onIdentified?(principal: Principal): void;
 }
 
 const INT_MIN = -2_147_483_648;

@@ -73,7 +73,13 @@ function queryVariables(row: RestRow, query: QueryReader): Record<string, unknow
       return pageVariables(query);
     case 'items':
       return Object.fromEntries(
-        (row.query ?? []).map(({ name, type }) => [name, type === 'integer' ? query.integer(name) : type === 'boolean' ? query.boolean(name) : query.string(name)]),
+        (row.query ?? []).map(({ name, type, required }) => {
+          const value = type === 'integer' ? query.integer(name) : type === 'boolean' ? query.boolean(name) : query.string(name);
+          if (required && value === undefined && !query.details.some((detail) => detail.path === `query.${name}`)) {
+            query.details.push({ path: `query.${name}`, message: 'is required' });
+          }
+          return [name, value];
+        }),
       );
     default:
       return {};

@@ -17,6 +17,7 @@ import './landscape.ts';
 import './team.ts';
 import './invitation.ts';
 import './filters.ts';
+import './usage.ts';
 
 let schema: GraphQLSchema | undefined;
 

@@ -24,6 +24,8 @@ export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'delet
 export interface QueryParameter {
   name: string;
   type: 'string' | 'integer' | 'boolean';
+  /** Missing is 400 (`is required`); declare its operation variable non-null too, for the documents. */
+  required?: boolean;
 }
 
 export interface RestRow {

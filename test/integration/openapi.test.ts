@@ -84,6 +84,7 @@ async function managementRecords(): Promise<typeof records> {
  */
 async function concretePath(path: string): Promise<string> {
   if (path.endsWith('/{resource}')) return path.replace('{resource}', 'entities');
+  if (path === '/api/usage/timeseries') return `${path}?start_date=2026-01-01&end_date=2026-12-31&granularity=hourly`;
   if (path === '/api/landscapes/{id}') return path.replace('{id}', String(records.landscape));
   path = path
     .replace('{ecosystem}', String(records.ecosystem))
