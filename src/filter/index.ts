@@ -29,6 +29,7 @@ export { resolveFilter } from './resolve.ts';
 export type { ResolvedCombinator, ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
 export { toPrismaWhere } from './to-prisma.ts';
 export { describeFilterFields, sortableFields } from './describe.ts';
+export { closeMatches } from './suggest.ts';
 export type { FilterFieldDescription, SortableField } from './describe.ts';
 export { fieldRegistry, isResource, RESOURCES } from './fields.ts';
 export type { FieldType, Operator, OrderByFor, Resource, ValueKind, WhereFor } from './fields.ts';
