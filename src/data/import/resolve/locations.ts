@@ -14,7 +14,7 @@ export class LocationResolver {
   private readonly countries = new Map<string, number>();
   /** `cityKey(name as given, countryId)` → the row it resolved to. */
   private readonly cities = new Map<string, KnownCity>();
-  /** Per country id (NO_COUNTRY for none): city name → row, with how many entities use it. */
+  /** Per country id (NO_COUNTRY for none): city name → row. */
   private readonly knownByCountry = new Map<number, Map<string, KnownCity>>();
   /** Per country id: a spelling merged by an earlier import → the city it stands for. */
   private readonly spellingsByCountry = new Map<number, Map<string, KnownCity>>();
@@ -50,10 +50,6 @@ export class LocationResolver {
    * the record should store.
    */
   async cityIds(pairs: readonly { city: string; countryId: number | null }[]): Promise<Map<string, KnownCity>> {
-    const uses = new Map<string, number>();
-    for (const pair of pairs) {
-      if (pair.city) uses.set(cityKey(pair.city, pair.countryId), (uses.get(cityKey(pair.city, pair.countryId)) ?? 0) + 1);
-    }
     const wanted = new Map<string, { city: string; countryId: number | null }>();
     for (const pair of pairs) {
       const key = cityKey(pair.city, pair.countryId);
@@ -84,11 +80,6 @@ export class LocationResolver {
         this.cities.set(cityKey(row.name, row.parent_id), city);
       }
     }
-    // Later batches weigh typos against how many records use each spelling, these included.
-    for (const [key, count] of uses) {
-      const city = this.cities.get(key);
-      if (city) city.uses += count;
-    }
     return this.cities;
   }
 
@@ -103,15 +94,14 @@ export class LocationResolver {
     return known;
   }
 
-  /** The cities of these countries with the number of entities using each, once per country per import. */
+  /** The cities of these countries and their remembered spellings, once per country per import. */
   private async loadCities(countryIds: readonly (number | null)[]): Promise<void> {
     const missing = countryIds.filter((id) => !this.knownByCountry.has(id ?? NO_COUNTRY));
     if (missing.length === 0) return;
     const ids = missing.filter((id): id is number => id !== null);
-    const rows = await this.tx.query<{ id: number; name: string; parent_id: number | null; uses: number }>(
-      `SELECT l.id, l.name, l.parent_id, (SELECT count(*) FROM entities e WHERE e.city_location_id = l.id)::int AS uses
-         FROM locations l
-        WHERE l.kind = 'city' AND (l.parent_id = ANY($1::int[]) OR ($2 AND l.parent_id IS NULL))`,
+    const rows = await this.tx.query<{ id: number; name: string; parent_id: number | null }>(
+      `SELECT id, name, parent_id FROM locations
+        WHERE kind = 'city' AND (parent_id = ANY($1::int[]) OR ($2 AND parent_id IS NULL))`,
       [ids, missing.includes(null)],
     );
     for (const id of missing) this.citiesIn(id);
@@ -119,7 +109,8 @@ export class LocationResolver {
       const known = this.citiesIn(row.parent_id);
       // Duplicate parent-less rows can exist (NULLs are distinct in the unique key): keep the first.
       const existing = known.get(row.name);
-      if (!existing || row.id < existing.id) known.set(row.name, knownCity(row.id, row.name, row.uses));
+      // Usage counts matter only to typos, which consolidateCities judges once the import is done.
+      if (!existing || row.id < existing.id) known.set(row.name, knownCity(row.id, row.name, 0));
     }
     const spellings = await this.tx.query<{ parent_id: number; name: string; location_id: number }>(
       `SELECT parent_id, name, location_id FROM location_spellings WHERE parent_id = ANY($1::int[])`,
