@@ -6,7 +6,8 @@
  * - investors.*: per investor over the rounds it joined (acquisitions excluded): investments_count,
  *   lead_investments_count, portfolio_count (distinct companies), exits_count (portfolio companies with an
  *   acquisition or IPO round), total_invested_usd (each round's amount split evenly among its investors);
- * - investor profiles and entities.is_investor agree: a flagged entity gets a profile and vice versa.
+ * - investor profiles and entities.is_investor agree: a flagged entity gets a profile and vice versa;
+ * - locations.entity_count: entities (not deleted) with the location as HQ country or city.
  * Each UPDATE touches only rows whose value changes, so a no-op recompute writes nothing.
  */
 import type { SqlTx } from './sql/unnest.ts';
@@ -61,10 +62,22 @@ UPDATE investors i
    AND (i.total_invested_usd, i.investments_count, i.portfolio_count, i.exits_count, i.lead_investments_count)
        IS DISTINCT FROM (t.total, t.investments, t.portfolio, t.exits, t.leads);`;
 
+const LOCATION_COUNTS = `
+WITH uses AS (
+  SELECT country_location_id AS id FROM entities WHERE deleted_at IS NULL AND country_location_id IS NOT NULL
+  UNION ALL
+  SELECT city_location_id FROM entities WHERE deleted_at IS NULL AND city_location_id IS NOT NULL
+), target AS (
+  SELECT l.id, COALESCE(c.n, 0) AS n
+    FROM locations l LEFT JOIN (SELECT id, count(*)::int AS n FROM uses GROUP BY id) c ON c.id = l.id
+)
+UPDATE locations l SET entity_count = t.n FROM target t WHERE t.id = l.id AND l.entity_count <> t.n;`;
+
 export async function recomputeDerived(tx: SqlTx): Promise<void> {
   await tx.exec(SYNC_INVESTOR_PROFILES);
   await tx.exec(ENTITY_TOTALS);
   await tx.exec(INVESTOR_STATS);
+  await tx.exec(LOCATION_COUNTS);
 }
 
 /** Tables whose SERIAL id an import or seed may fill with explicit values. */

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -128,7 +129,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir ?? 'memory://');
+  // pg_trgm backs name search (`name[contains]:air`); PostgreSQL ships it in contrib, PGlite as a bundle.
+  const pglite = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { pg_trgm } });
   const prisma = createPrismaClient(new PrismaPGlite(pglite), options);
 
   const sql: SqlClient = {

@@ -48,7 +48,7 @@ export interface SortableField<R extends Resource> {
   /** Prisma path to the column, e.g. ['entity', 'name']; also where a row holds the value. */
   readonly path: readonly string[];
   readonly kind: ValueKind;
-  /** Nullable columns sort NULLs last ascending and first descending unless `nulls` says otherwise. */
+  /** `nulls` places NULLs of a nullable column (lists pass 'last'); without it PostgreSQL's default applies. */
   readonly nullable: boolean;
   orderBy(direction: 'asc' | 'desc', nulls?: 'first' | 'last'): OrderByFor<R>;
 }

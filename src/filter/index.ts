@@ -29,6 +29,7 @@ export { resolveFilter } from './resolve.ts';
 export type { ResolvedCombinator, ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
 export { toPrismaWhere } from './to-prisma.ts';
 export { describeFilterFields, sortableFields } from './describe.ts';
+export { closeMatches } from './suggest.ts';
 export type { FilterFieldDescription, SortableField } from './describe.ts';
 export { fieldRegistry, isResource, RESOURCES } from './fields.ts';
 export type { FieldType, Operator, OrderByFor, Resource, ValueKind, WhereFor } from './fields.ts';
@@ -44,6 +45,8 @@ export interface CompiledFilter<R extends Resource> {
    * hidden unless the filter names `deleted_at`.
    */
   namesField(name: string): boolean;
+  /** Some condition searches text (`name[contains]:air`); without a `sort`, lists then rank matches. */
+  readonly searchesText: boolean;
 }
 
 /**
@@ -52,11 +55,12 @@ export interface CompiledFilter<R extends Resource> {
  */
 export function compileFilter<R extends Resource>(resource: R, text: string | null | undefined): CompiledFilter<R> {
   const ast = parseOptionalFilter(text);
-  if (!ast) return { where: undefined, deprecatedOperatorUsed: false, namesField: () => false };
+  if (!ast) return { where: undefined, deprecatedOperatorUsed: false, namesField: () => false, searchesText: false };
   const resolved = resolveFilter(ast, resource);
   return {
     where: toPrismaWhere(resolved),
     deprecatedOperatorUsed: resolved.deprecatedOperatorUsed,
     namesField: (name) => resolved.fieldNames.has(name),
+    searchesText: resolved.searchesText,
   };
 }

@@ -25,9 +25,12 @@ const isWhitespace = (code: number): boolean =>
 const isWordChar = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === Char.Underscore;
 
-/** Characters that end a bare value; everything else (':', '.', '-', '+', '[', ...) belongs to it. */
+/**
+ * Characters that end a bare value; everything else (spaces, ':', '.', '-', '+', '[', ...) belongs to it,
+ * so `hq_country:United States` needs no quotes. A '"' inside a bare value ends it too: quoting is for
+ * whole values.
+ */
 const endsBareValue = (code: number): boolean =>
-  isWhitespace(code) ||
   code === Char.Comma ||
   code === Char.ParenOpen ||
   code === Char.ParenClose ||
@@ -97,18 +100,21 @@ export class Scanner {
   }
 
   /** Throws "expected X but found Y" at the cursor (or at `position`). */
-  fail(expected: string, position = this.position, hint = ''): never {
+  fail(expected: string, position = this.position): never {
     const found = describeCharAt(this.text, position);
-    throw filterParseError(position, `expected ${expected} but found ${found}${hint}`);
+    throw filterParseError(position, `expected ${expected} but found ${found}`);
   }
 
+  /** A bare value with surrounding whitespace trimmed (the caller skipped the leading part). */
   private readBare(): FilterScalar {
     const start = this.position;
+    let end = start;
     while (this.position < this.text.length && !endsBareValue(this.text.charCodeAt(this.position))) {
+      if (!isWhitespace(this.text.charCodeAt(this.position))) end = this.position + 1;
       this.position += 1;
     }
-    if (this.position === start) this.fail('a value');
-    return { text: this.text.slice(start, this.position), quoted: false, position: start };
+    if (end === start) this.fail('a value', start);
+    return { text: this.text.slice(start, end), quoted: false, position: start };
   }
 
   private readQuoted(): FilterScalar {

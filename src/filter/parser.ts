@@ -17,8 +17,6 @@ const NAME_PATTERN = new RegExp(`^${NAME}$`);
 // NAME never contains "__", so the first "__" is the only place a relation can end.
 const PATH_PATTERN = new RegExp(`^(?:(${NAME})__)?(${NAME})$`);
 
-const SPACE_HINT = ' (quote values that contain spaces: "New York")';
-
 /**
  * Parses a filter expression into its syntax tree. Throws AppError('FILTER_PARSE_ERROR') naming the
  * 0-based position and what was expected there. An empty expression is an error here; callers that treat
@@ -45,8 +43,6 @@ export function parseOptionalFilter(text: string | null | undefined): FilterExpr
 class Parser {
   private readonly scanner: Scanner;
   private conditionCount = 0;
-  /** End of the last unquoted value, to explain "expected ',' but found 'Y'" in `hq_city:New York`. */
-  private lastBareValueEnd = -1;
 
   constructor(text: string) {
     this.scanner = new Scanner(text);
@@ -152,9 +148,11 @@ class Parser {
       if (values.length === FILTER_LIMITS.maxListValues) {
         throw filterParseError(scanner.position, `more than ${FILTER_LIMITS.maxListValues} values in one list`);
       }
+      // Whitespace around a value is not part of it: `launch_year[gte]: 2020`, `tags[in_any]:1 | 2`.
+      scanner.skipWhitespace();
       const value = scanner.readScalar();
       values.push(value);
-      if (!value.quoted) this.lastBareValueEnd = scanner.position;
+      if (value.quoted) scanner.skipWhitespace();
       if (scanner.peek() !== '|') return values;
       scanner.position += 1;
     }
@@ -168,8 +166,6 @@ class Parser {
     if (scanner.position === exprEnd && afterValue) {
       scanner.fail(expected === 'end of input' ? "'|' or end of input" : `'|', ${expected}`);
     }
-    const spaceInValue = this.lastBareValueEnd === exprEnd && scanner.position > exprEnd && !scanner.atEnd;
-    const hint = spaceInValue ? SPACE_HINT : '';
-    return scanner.fail(expected, scanner.position, hint);
+    return scanner.fail(expected);
   }
 }

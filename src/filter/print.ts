@@ -1,7 +1,7 @@
 import type { FilterCondition, FilterExpr, FilterScalar } from './ast.ts';
 
-// Mirrors lexer.ts's endsBareValue: a bare value is a non-empty run without these.
-const NEEDS_QUOTES = /[ \t\n\r,()|"]|^$/;
+// Mirrors lexer.ts: a bare value is a non-empty run without these, and surrounding whitespace is trimmed.
+const NEEDS_QUOTES = /[,()|"]|^[ \t\n\r]|[ \t\n\r]$|^$/;
 
 /**
  * The canonical text of a filter: no whitespace, every operator written out (`name[eq]:x`, never the

@@ -45,9 +45,21 @@ export interface ResolvedFilter<R extends Resource = Resource> {
   readonly deprecatedOperatorUsed: boolean;
   /** Fields of the resource itself named anywhere in the filter (not those behind `investor__`). */
   readonly fieldNames: ReadonlySet<string>;
+  /** Some condition searches text (`contains`, `starts_with`): lists then rank by relevance. */
+  readonly searchesText: boolean;
 }
 
-const SINGLE_VALUE_OPERATORS: ReadonlySet<Operator> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']);
+const SINGLE_VALUE_OPERATORS: ReadonlySet<Operator> = new Set([
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'starts_with',
+]);
+const TEXT_SEARCH_OPERATORS: ReadonlySet<Operator> = new Set(['contains', 'starts_with']);
 
 /**
  * Checks a parsed filter against the fields of `resource`. Throws AppError with UNKNOWN_FILTER (field,
@@ -55,7 +67,7 @@ const SINGLE_VALUE_OPERATORS: ReadonlySet<Operator> = new Set(['eq', 'neq', 'gt'
  * lists the field's operators) or FILTER_VALIDATION_ERROR (a value that does not fit the field).
  */
 export function resolveFilter<R extends Resource>(ast: FilterExpr, resource: R): ResolvedFilter<R> {
-  const state = { deprecatedOperatorUsed: false, fieldNames: new Set<string>() };
+  const state = { deprecatedOperatorUsed: false, fieldNames: new Set<string>(), searchesText: false };
   const registry = fieldRegistry(resource);
   const resolve = (expr: FilterExpr): ResolvedExpr => {
     if (expr.type === 'combinator') {
@@ -64,6 +76,7 @@ export function resolveFilter<R extends Resource>(ast: FilterExpr, resource: R):
     const condition = resolveCondition(expr, registry);
     if (condition.writtenOp !== condition.op) state.deprecatedOperatorUsed = true;
     if (!condition.relation) state.fieldNames.add(condition.field.name);
+    if (TEXT_SEARCH_OPERATORS.has(condition.op)) state.searchesText = true;
     return condition;
   };
   const root = resolve(ast);

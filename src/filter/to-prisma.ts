@@ -55,10 +55,22 @@ function columnWhere(column: string, op: Operator, values: readonly TypedValue[]
       return { [column]: { in: [...values] } };
     case 'nin_any':
       return orNull(column, { notIn: [...values] }, nullable);
+    case 'contains':
+      return { [column]: { contains: escapeLike(value as string), mode: 'insensitive' } };
+    case 'starts_with':
+      return { [column]: { startsWith: escapeLike(value as string), mode: 'insensitive' } };
     case 'in_all':
     case 'nin_all':
       return unreachable(op, column);
   }
+}
+
+/**
+ * Prisma writes `contains`/`startsWith` as ILIKE without escaping the pattern's wildcards, so `%` and
+ * `_` in a search would match anything; escaped (`\` is ILIKE's default escape) they match themselves.
+ */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 function orNull(column: string, filter: WhereFragment, nullable: boolean): WhereFragment {

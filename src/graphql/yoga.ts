@@ -49,7 +49,7 @@ const GRAPHIQL_FAVICON = 'data:,';
 
 const GRAPHIQL_QUERY = `# Set the Authorization and X-Client-Id headers below, then run:
 {
-  entities(limit: 2) {
+  entities(filter: "name[contains]:airbnb", limit: 2) {
     data { id name hq_country tags { name } founders { name } }
     page { limit offset next_cursor }
   }

@@ -1,5 +1,6 @@
 /** Wraps operation results in the REST envelopes: `{data, page}` for lists, `{data}` for records. */
 import { notFound, validationError } from '../errors.ts';
+import { closeMatches } from '../filter/index.ts';
 import type { RestRequest } from './request.ts';
 
 export interface RestResult {
@@ -20,9 +21,10 @@ export function parseFieldSelection(request: RestRequest, known: readonly string
   const wanted = new Set(fields.split(',').map((name) => name.trim()).filter(Boolean));
   const unknown = [...wanted].filter((name) => !known.includes(name));
   if (unknown.length) {
-    throw validationError([
-      { path: 'query.fields', message: `unknown field(s): ${unknown.join(', ')}; known: ${known.join(', ')}` },
-    ]);
+    // Close matches, as filter and sort errors give them; the whole list only when nothing is close.
+    const matches = closeMatches(unknown, known);
+    const help = matches.length ? `close matches: ${matches.join(', ')}` : `known: ${known.join(', ')}`;
+    throw validationError([{ path: 'query.fields', message: `unknown field(s): ${unknown.join(', ')}; ${help}` }]);
   }
   wanted.add('id');
   return wanted;

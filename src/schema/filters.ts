@@ -85,7 +85,8 @@ builder.queryFields((t) => ({
   locations: t.prismaField({
     type: [Location],
     extensions: FILTERS.reads,
-    description: 'Countries and cities whose name starts with `q` (case-insensitive), countries first',
+    description:
+      'Countries and cities whose name starts with `q` (case-insensitive), the ones most entities use first',
     args: { q: t.arg.string(), limit: t.arg.int() },
     resolve: (query, _root, args, context) => {
       const limit = args.limit ?? 25;
@@ -95,8 +96,10 @@ builder.queryFields((t) => ({
       const q = args.q?.trim();
       return context.prisma.location.findMany({
         ...query,
-        where: q ? { name: { startsWith: q, mode: 'insensitive' } } : {},
-        orderBy: [{ kind: 'desc' }, { name: 'asc' }, { id: 'asc' }], // 'country' sorts after 'city'
+        // Prisma leaves LIKE's wildcards in the pattern: escaped, `%` and `_` match only themselves.
+        where: q ? { name: { startsWith: q.replace(/[\\%_]/g, (char) => `\\${char}`), mode: 'insensitive' } } : {},
+        // entity_count is derived (src/data/derived.ts); 'country' sorts after 'city', hence desc.
+        orderBy: [{ entity_count: 'desc' }, { kind: 'desc' }, { name: 'asc' }, { id: 'asc' }],
         take: limit,
       });
     },

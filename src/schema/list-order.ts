@@ -4,7 +4,7 @@
  * there ("after this row"), at constant cost however deep (PostgreSQL row comparison, via Prisma where).
  */
 import { createHash } from 'node:crypto';
-import { sortableFields, type Resource, type SortableField, type ValueKind } from '../filter/index.ts';
+import { closeMatches, sortableFields, type Resource, type SortableField, type ValueKind } from '../filter/index.ts';
 import { validationError } from '../errors.ts';
 
 export type Direction = 'asc' | 'desc';
@@ -27,11 +27,7 @@ export function parseSort(resource: Resource, text: string | null | undefined, d
   for (const term of source.split(',')) {
     const name = term.replace(/^-/, '');
     const field = fields.get(name);
-    if (!field) {
-      throw validationError([
-        { path: 'sort', message: `cannot sort by '${name}'; sortable fields: ${[...fields.keys()].join(', ')}` },
-      ]);
-    }
+    if (!field) throw validationError([{ path: 'sort', message: unknownSortField(name, [...fields.keys()]) }]);
     if (keys.some((key) => key.field.name === name)) continue;
     keys.push({ field, direction: term.startsWith('-') ? 'desc' : 'asc' });
   }
@@ -39,13 +35,23 @@ export function parseSort(resource: Resource, text: string | null | undefined, d
   return keys;
 }
 
+/** Like the filter's UNKNOWN_FILTER: the close matches when there are some, else every sortable field. */
+function unknownSortField(name: string, sortable: string[]): string {
+  const matches = closeMatches([name], sortable);
+  const help = matches.length ? `close matches: ${matches.join(', ')}` : `sortable fields: ${sortable.join(', ')}`;
+  return `cannot sort by '${name}'; ${help}`;
+}
+
 export function sortSignature(keys: SortKey[]): string {
   return keys.map((key) => `${key.direction === 'desc' ? '-' : ''}${key.field.name}`).join(',');
 }
 
-/** NULLs sort last ascending and first descending (PostgreSQL's default), stated so the keyset agrees. */
+/**
+ * NULLs sort last in both directions: `sort=-launch_year` starts with the newest, not with the unknown
+ * years. Stated explicitly so the keyset condition and the indexes (migration *_nulls_last_sort_indexes) agree.
+ */
 export function toOrderBy(keys: SortKey[]): object[] {
-  return keys.map((key) => key.field.orderBy(key.direction, key.direction === 'asc' ? 'last' : 'first'));
+  return keys.map((key) => key.field.orderBy(key.direction, 'last'));
 }
 
 // ───────────── cursors ─────────────
@@ -169,16 +175,13 @@ function beyond(key: SortKey, op: 'gt' | 'lt', value: unknown): object {
   return edge ? NOTHING : atPath(key.field.path, { equals: op === 'gt' });
 }
 
-/** Rows strictly after `value` on one key, in that key's direction (NULLs last asc, first desc). */
+/** Rows strictly after `value` on one key, in that key's direction; NULLs come last in both. */
 function after(key: SortKey, value: unknown): object {
   const { path, nullable } = key.field;
-  if (key.direction === 'asc') {
-    if (value === null) return NOTHING;
-    const greater = beyond(key, 'gt', value);
-    return nullable ? { OR: [greater, atPath(path, null)] } : greater;
-  }
-  if (value === null) return atPath(path, { not: null });
-  return beyond(key, 'lt', value);
+  // After a NULL only NULLs follow, and those are ordered by the later keys.
+  if (value === null) return NOTHING;
+  const further = beyond(key, key.direction === 'asc' ? 'gt' : 'lt', value);
+  return nullable ? { OR: [further, atPath(path, null)] } : further;
 }
 
 /**

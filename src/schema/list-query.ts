@@ -21,6 +21,17 @@ export interface ListDefinition<R extends Resource> {
   scope?(filter: CompiledFilter<R>): WhereFor<R> | undefined;
 }
 
+/**
+ * The order of a text search (`name[contains]:air`) when the client gives no `sort`: the best-known
+ * records first (most funding raised or invested), then by name, so "find the company called X"
+ * shows X above the many small namesakes. Resources not listed keep their default order.
+ */
+const SEARCH_SORT: Partial<Record<Resource, string>> = {
+  entities: '-total_funding_usd,name',
+  investors: '-total_invested_usd,name',
+  founders: 'name',
+};
+
 export interface ListLoader<Row> {
   findMany(args: { where: object; orderBy: object[]; take: number; skip: number; select?: object; include?: object }): Promise<Row[]>;
   count(args: { where: object }): Promise<number>;
@@ -59,7 +70,8 @@ export async function resolveList<R extends Resource, Row>(
   const window = parseWindow(args, definition.maxLimit);
   const filter = compileFilter(definition.resource, args.filter);
   if (filter.deprecatedOperatorUsed) context.responseHeaders.set('Deprecation', 'true');
-  const keys = parseSort(definition.resource, args.sort, definition.defaultSort);
+  const defaultSort = (filter.searchesText && SEARCH_SORT[definition.resource]) || definition.defaultSort;
+  const keys = parseSort(definition.resource, args.sort, defaultSort);
   const after = args.cursor != null ? decodeCursor(args.cursor, keys, args.filter) : undefined;
 
   const conditions = [filter.where, definition.scope?.(filter)].filter((condition) => condition !== undefined);

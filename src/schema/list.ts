@@ -79,7 +79,9 @@ export function parseWindow(args: ListArgs, maxLimit: number): Window {
 
 /** The arguments every list field takes, with the same meaning on both transports. */
 export const listArgs = builder.args((t) => ({
-  filter: t.string({ description: 'Filter expression, e.g. `and(launch_year[gte]:2015,hq_country:Germany)`' }),
+  filter: t.string({
+    description: 'Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`',
+  }),
   sort: t.string({ description: 'Comma-separated fields, `-` for descending, e.g. `-launch_year,name`' }),
   limit: t.int({ description: 'Records per page (default 25)' }),
   offset: t.int({ description: 'Records to skip (default 0); not with `cursor`' }),

@@ -1,16 +1,22 @@
 import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA_DIR, loadDemoDataIfEmpty } from '../../src/data/demo.ts';
-import { clean, fixMojibake, parseAmount, parseDayMonthYear } from '../../src/data/open-startups/clean.ts';
+import { clean, fixMojibake, parseAmount, parseDayMonthYear, parseStatedAmount } from '../../src/data/open-startups/clean.ts';
+import { dealAmount } from '../../src/data/open-startups/tech-giants.ts';
+import { cleanCityName, findSpelling, knownCity } from '../../src/data/import/resolve/city-names.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { convertOpenStartups } from '../../src/data/open-startups/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 const OPEN_DATA_DIR = process.env.OPEN_STARTUPS_DIR ?? '/work/shared/data/open-startups';
-const DEMO_FILES = ['entities', 'investors', 'founders', 'transactions', 'news'];
+const DEMO_FILES = ['entities', 'investors', 'founders', 'transactions', 'valuations', 'news'];
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 let db: TestDatabase;
 const logs: { message: string; fields: unknown }[] = [];
@@ -32,7 +38,7 @@ describe('loadDemoDataIfEmpty', () => {
     const results = await Promise.all([loadDemoDataIfEmpty(db, logger as never), loadDemoDataIfEmpty(db, logger as never)]);
     expect(results.map((r) => r.loaded).sort()).toEqual([false, true]);
     const result = results.find((r) => r.loaded) ?? results[0]!;
-    expect(result.counts).toMatchObject({ entities: 24_256, founders: 998, transactions: 37_857, news: 1_550, valuations: 0 });
+    expect(result.counts).toMatchObject({ entities: 24_256, founders: 998, transactions: 37_857, news: 1_550, valuations: 1_564 });
     expect(logs.at(-1)).toMatchObject({ message: 'demo data set loaded', fields: { counts: result.counts } });
     expect(result.durationMs).toBeGreaterThan(0);
     expect(await db.prisma.entity.count()).toBe(24_256);
@@ -77,6 +83,101 @@ describe('loadDemoDataIfEmpty', () => {
   });
 });
 
+describe('the demo data over HTTP, as a new user meets it', () => {
+  let app: TestApp;
+  let client: TestCredentials;
+
+  beforeAll(async () => {
+    // The database the tests above loaded the demo set into (they run first, in file order).
+    app = await startTestApp({ db });
+    client = await createApiKeyAndToken(app);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  type Row = Record<string, unknown>;
+  async function list(path: string): Promise<{ data: Row[]; page: { total?: number } }> {
+    const response = await client.fetch(path);
+    const body = (await response.json()) as { data: Row[]; page: { total?: number }; error?: unknown };
+    expect(response.status, `${path}: ${JSON.stringify(body.error)}`).toBe(200);
+    return body;
+  }
+
+  it('has valuations derived from acquisition prices, and unicorns', async () => {
+    const { data } = await list('/api/valuations?sort=-valuation_usd&limit=3');
+    expect(data).toHaveLength(3);
+    for (const valuation of data) {
+      expect(valuation).toMatchObject({ source: 'acquisition', transaction_id: expect.any(Number) });
+      expect(valuation.valuation_usd as number).toBeGreaterThanOrEqual(1_000_000_000);
+    }
+    const deal = await client.fetch(`/api/transactions/${data[0]!.transaction_id as number}`);
+    expect(((await deal.json()) as { data: Row }).data).toMatchObject({ round_type: 'acquisition', amount_usd: data[0]!.valuation_usd });
+    const unicorns = await list('/api/entities?filter=is_unicorn:true&include_total=true&limit=1');
+    expect(unicorns.page.total).toBeGreaterThan(100);
+  });
+
+  it('has investor figures from the round investors the data names', async () => {
+    const { data } = await list('/api/investors?sort=-total_invested_usd&limit=5');
+    expect(data[0]!.total_invested_usd as number).toBeGreaterThan(1_000_000);
+    expect(data[0]!.investments_count as number).toBeGreaterThan(0);
+  });
+
+  it('offers one San Francisco, ranked by use, that finds every San Francisco company', async () => {
+    const response = await client.fetch('/api/filters/location/values?q=san%20fr');
+    const { data: locations } = (await response.json()) as { data: { id: number; name: string; kind: string }[] };
+    expect(locations.map((location) => location.name)).toEqual(['San Francisco']);
+    const sf = locations[0]!;
+    const { page } = await list(`/api/entities?filter=location:${sf.id}&include_total=true&limit=1`);
+    const byText = await db.prisma.entity.count({ where: { hq_city: 'San Francisco', hq_country: 'United States', deleted_at: null } });
+    expect(page.total).toBe(byText);
+    expect(page.total).toBeGreaterThan(1_950);
+    const spellings = await db.prisma.entity.count({ where: { hq_city: { in: ['SAN FRANCISCO', 'San Francsico', 'San Francisco, CA', 'San-Francisco'] } } });
+    expect(spellings).toBe(0);
+  });
+
+  it('ranks look-ups by how many entities use each location; a country is never a city', async () => {
+    const response = await client.fetch('/api/filters/location/values?q=united');
+    const { data } = (await response.json()) as { data: { name: string; kind: string }[] };
+    expect(data[0]).toMatchObject({ name: 'United States', kind: 'country' });
+    expect(data.filter((location) => location.name === 'United States')).toHaveLength(1);
+    const all = await client.fetch('/api/filters/location/values?limit=3');
+    const top = ((await all.json()) as { data: { name: string }[] }).data.map((location) => location.name);
+    expect(top).toEqual(['United States', 'San Francisco', 'New York']);
+  });
+
+  it('reads the news amount the headline states', async () => {
+    const { data } = await list(`/api/news?filter=${encodeURIComponent('title[contains]:minecraft')}`);
+    expect(data[0]).toMatchObject({ amount_usd: '2500000000' });
+  });
+
+  // The README's examples, copied here verbatim: each must be in the README and return rows.
+  it.each([
+    '/api/entities?filter=name[contains]:airbnb',
+    '/api/entities?filter=and(launch_year[gte]:2010, hq_city:San Francisco, is_unicorn:false)&sort=-total_funding_usd',
+    '/api/entities?filter=or(is_unicorn:true, investor__total_invested_usd[gte]:1000000)',
+    '/api/entities?filter=investor__name:Y Combinator&sort=-launch_year',
+    '/api/valuations?sort=-valuation_usd&limit=5',
+    '/api/investors?sort=-investments_count&limit=5',
+    '/api/news?filter=amount_usd[gte]:1000000000',
+    '/api/filters/location/values?q=San Fr',
+  ])('README: %s', async (example) => {
+    expect(README).toContain(example);
+    const [path, query = ''] = example.split('?');
+    const params = new URLSearchParams(query);
+    const { data } = await list(`${path}?${params.toString()}`);
+    expect(data.length).toBeGreaterThan(0);
+  });
+
+  it('README: the GraphQL search returns the company with its founders', async () => {
+    const query = '{ entities(filter: "name[contains]:airbnb", limit: 1) { data { name founders { name } } } }';
+    expect(README).toContain(query);
+    const { body } = await client.graphql(query);
+    expect((body.data!.entities as { data: { name: string; founders: unknown[] }[] }).data[0]).toMatchObject({ name: 'Airbnb' });
+  });
+});
+
 describe.skipIf(!existsSync(OPEN_DATA_DIR))('scripts/convert-open-startups', () => {
   it('reproduces the committed demo files from the open data', async () => {
     const out = await mkdtemp(join(tmpdir(), 'vda-demo-'));
@@ -102,6 +203,40 @@ describe('open data repairs', () => {
     ['BerkÃ_na Wireless', 'BerkÃ_na Wireless'],
   ])('fixes mojibake only where it converts back cleanly: %s', (input, output) => {
     expect(fixMojibake(input)).toBe(output);
+  });
+
+  it('reads the one amount a headline states, not ranges or several', () => {
+    expect(parseStatedAmount('Microsoft Has Acquired Minecraft For $2.5 Billion | TechCrunch')).toBe(2_500_000_000);
+    expect(parseStatedAmount('Adobe acquires Auditude for $120M (updated)')).toBe(120_000_000);
+    expect(parseStatedAmount('SanDisk to buy Fusion-io in $1.1 bln cash deal')).toBe(1_100_000_000);
+    expect(parseStatedAmount('eBay buys Baazee.com for $50 mn')).toBe(50_000_000);
+    expect(parseStatedAmount('Facebook Scoops Up Face.com For $55-60M')).toBeNull();
+    expect(parseStatedAmount('Anobit For $400 Million – $500 Million')).toBeNull();
+    expect(parseStatedAmount('Amazon Buys Zappos, The Price is $928m. not $847m.')).toBeNull();
+    expect(parseStatedAmount('only $2.5 here')).toBeNull();
+    // The Price column's typo loses to the headline; an undisclosed price takes it; a lower price stays.
+    expect(dealAmount(15_000_000_000, 2_500_000_000)).toBe(2_500_000_000);
+    expect(dealAmount(null, 16_700_000_000)).toBe(16_700_000_000);
+    expect(dealAmount(80_000_000, 400_000_000)).toBe(80_000_000);
+    expect(dealAmount(945_000_000, null)).toBe(945_000_000);
+  });
+
+  it('cleans city names and tells typos from other towns', () => {
+    expect(cleanCityName('  SAN  FRANCISCO ', 'United States')).toBe('San Francisco');
+    expect(cleanCityName('San Francisco, CA', 'United States')).toBe('San Francisco');
+    expect(cleanCityName('United States', 'United States')).toBe('');
+    expect(cleanCityName('USA', 'United States')).toBe('');
+    expect(cleanCityName('Singapore', 'Singapore')).toBe('Singapore');
+    expect(cleanCityName('Lebanon', 'United States')).toBe('Lebanon');
+    const known = [knownCity(1, 'San Francisco', 1990), knownCity(2, 'Austin', 437), knownCity(3, 'Newton', 52), knownCity(4, 'St. Louis', 80)];
+    const spelling = (name: string, uses: number) => findSpelling({ name, uses }, known)?.name;
+    expect(spelling('San Francsico', 3)).toBe('San Francisco');
+    expect(spelling('Sn Francisco', 1)).toBe('San Francisco');
+    expect(spelling('San-Francisco', 1)).toBe('San Francisco');
+    expect(spelling('St Louis', 5)).toBe('St. Louis');
+    expect(spelling('Tustin', 1)).toBeUndefined();
+    expect(spelling('Newtown', 5)).toBeUndefined();
+    expect(findSpelling({ name: 'San Francsico', uses: 0 }, known, { typos: false })).toBeUndefined();
   });
 
   it('drops spreadsheet error values and damaged amounts', () => {

@@ -1,12 +1,14 @@
 /**
  * Imports a directory in the canonical format (docs/import-format.md): one JSONL file per resource,
  * loaded in dependency order, each file in its own transaction (one bad record and nothing of that file
- * is applied), then derived columns recomputed and id sequences moved past the imported ids.
+ * is applied), then misspelt cities merged (resolve/locations.ts), derived columns recomputed and id
+ * sequences moved past the imported ids.
  */
 import type { Database } from '../../db/client.ts';
 import { bumpSequences, recomputeDerived } from '../derived.ts';
 import type { SqlTx } from '../sql/unnest.ts';
 import { findImportFiles, type ImportFile } from './find-files.ts';
+import { consolidateCities } from './resolve/locations.ts';
 import { describeIssue, ImportError } from './import-error.ts';
 import { fileSize, readLines, type SourceLine } from './read-lines.ts';
 import { HANDLERS } from './resources.ts';
@@ -41,6 +43,7 @@ export async function importDirectory(
   }
   try {
     await db.sql.transaction(async (tx) => {
+      await consolidateCities(tx);
       await recomputeDerived(tx);
       await bumpSequences(tx);
     });

@@ -66,6 +66,35 @@ export function parseAmount(text: string | undefined): number | null {
   return amount > 0 && amount < 1e12 ? amount : null;
 }
 
+const STATED_UNITS: Record<string, number> = {
+  billion: 1e9, bln: 1e9, bn: 1e9, b: 1e9,
+  million: 1e6, mln: 1e6, mn: 1e6, m: 1e6,
+  thousand: 1e3, k: 1e3,
+};
+/** `$2.5 Billion`, `$120M`, `$1.1 bln`, `$50 mn`, `$3,000,000`; a unit must not run into a word. */
+const STATED_AMOUNT = /\$\s?(\d+(?:[.,]\d+)*)(?:\s*(billion|bln|bn|b|million|mln|mn|m|thousand|k)(?![a-z]))?/gi;
+/** What makes an amount one end of a range: `$400M-$500M`, `$55-60M`, `$20 – $30 Million`, `$10 to $15M`. */
+const RANGE_AFTER = /^\s*(?:[-–—]|to\b)\s*\$?\d/i;
+
+/**
+ * The one dollar amount a headline states (`Microsoft Has Acquired Minecraft For $2.5 Billion`), or
+ * null when it states none, a range, or several different ones (`The Price is $928m. not $847m.`).
+ * A number without a unit counts only when written out in full (`$3,000,000`), not `$2.5`.
+ */
+export function parseStatedAmount(text: string | undefined): number | null {
+  const source = text ?? '';
+  const amounts = new Set<number>();
+  for (const match of source.matchAll(STATED_AMOUNT)) {
+    const [whole, digits = '', unit] = match;
+    if (RANGE_AFTER.test(source.slice((match.index ?? 0) + whole.length))) return null;
+    const number = Number(digits.replace(/,/g, ''));
+    if (!Number.isFinite(number)) continue;
+    if (unit) amounts.add(Math.round(number * (STATED_UNITS[unit.toLowerCase()] ?? 1)));
+    else if (/^\d{1,3}(,\d{3})+$/.test(digits)) amounts.add(number);
+  }
+  return amounts.size === 1 ? [...amounts][0]! : null;
+}
+
 /** `YYYY-MM-DD` when the text is a real ISO date. */
 export function isoDate(text: string | undefined): string | null {
   const value = (text ?? '').trim();

@@ -41,6 +41,15 @@ export interface TransactionDraft {
   source_url?: string;
 }
 
+export interface ValuationDraft {
+  id: number;
+  entity_id: number;
+  valuation_usd: number;
+  date: string;
+  source: string;
+  transaction_id: number;
+}
+
 export interface NewsDraft {
   id: number;
   url: string;
@@ -70,6 +79,7 @@ export interface FounderDraft {
 export class Dataset {
   readonly entities: EntityDraft[] = [];
   readonly transactions: TransactionDraft[] = [];
+  readonly valuations: ValuationDraft[] = [];
   readonly news: NewsDraft[] = [];
   readonly founders: FounderDraft[] = [];
   private readonly entityByKey = new Map<string, EntityDraft>();
@@ -138,6 +148,24 @@ export class Dataset {
     this.transactions.push(transaction);
     for (const investor of draft.investors) this.markInvestor(investor.id);
     return transaction;
+  }
+
+  /**
+   * An acquisition at a known price in US dollars values the whole company at that price on that day:
+   * one valuation (source `acquisition`) per such transaction. Called once every source is added.
+   */
+  addAcquisitionValuations(): void {
+    for (const deal of this.transactions) {
+      if (deal.round_type !== 'acquisition' || deal.amount_usd === null) continue;
+      this.valuations.push({
+        id: this.valuations.length + 1,
+        entity_id: deal.entity_id,
+        valuation_usd: deal.amount_usd,
+        date: deal.date,
+        source: 'acquisition',
+        transaction_id: deal.id,
+      });
+    }
   }
 
   markInvestor(entityId: number): void {

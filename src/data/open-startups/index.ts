@@ -20,6 +20,7 @@ export function buildOpenStartupsDataset(sourceDir: string): { dataset: Dataset;
   const crunchbase = addCrunchbase(dataset, join(sourceDir, 'crunchbase-2013'));
   const giants = addTechGiants(dataset, join(sourceDir, 'tech-giants-acquisitions'));
   const yc = addYCombinator(dataset, join(sourceDir, 'yc-2005-2014'));
+  dataset.addAcquisitionValuations();
   return {
     dataset,
     notes: {
@@ -29,6 +30,8 @@ export function buildOpenStartupsDataset(sourceDir: string): { dataset: Dataset;
       tech_giants_acquisitions_added: giants.transactions,
       yc_startups: yc.startups,
       yc_founders: yc.founders,
+      yc_rounds_with_investors: yc.roundsWithInvestors,
+      acquisition_valuations: dataset.valuations.length,
     },
   };
 }

@@ -7,7 +7,18 @@
 import { join } from 'node:path';
 import { slugify } from '../ids.ts';
 import { canonicalCountryName } from '../countries.ts';
-import { clean, cleanName, hostOf, parseAmount, parseDayMonthYear, parseYear, readCsv, splitList, type CsvRow } from './clean.ts';
+import {
+  clean,
+  cleanName,
+  hostOf,
+  parseAmount,
+  parseDayMonthYear,
+  parseStatedAmount,
+  parseYear,
+  readCsv,
+  splitList,
+  type CsvRow,
+} from './clean.ts';
 import { platformUrl } from './crunchbase.ts';
 import type { Dataset, EntityDraft } from './dataset.ts';
 
@@ -67,7 +78,7 @@ export function addTechGiants(dataset: Dataset, dir: string): { articles: number
     const acquirer = findOrAdd(dataset, acquirerName, ACQUIRER_SLUGS[acquirerName]);
     const acquired = companies.get(clean(row['Acquisitions ID'])) ?? findOrAdd(dataset, acquiredName, undefined);
     if (acquirer === acquired) continue;
-    const amount = parseAmount(row.Price);
+    const amount = dealAmount(parseAmount(row.Price), parseStatedAmount(row.News));
     const link = clean(row['News Link']);
     if (!acquiredPairs.has(`${acquired.id}:${acquirer.id}`)) {
       acquiredPairs.add(`${acquired.id}:${acquirer.id}`);
@@ -84,6 +95,18 @@ export function addTechGiants(dataset: Dataset, dir: string): { articles: number
     if (addArticle(dataset, row, { acquirer, acquired, date, amount, link })) articles += 1;
   }
   return { articles, transactions };
+}
+
+/**
+ * The deal's price: the Price column, checked against the one amount the headline states. An
+ * undisclosed price takes the headline's; a price more than three times the headline's is a typo in
+ * the column (Mojang: "$15,000,000,000" beside "Microsoft Has Acquired Minecraft For $2.5 Billion").
+ * A lower price stays: headlines often state the total of several deals (AOL's Spinner and Nullsoft).
+ */
+export function dealAmount(price: number | null, stated: number | null): number | null {
+  if (stated === null) return price;
+  if (price === null || price > 3 * stated) return stated;
+  return price;
 }
 
 interface Deal {

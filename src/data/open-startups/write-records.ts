@@ -35,6 +35,7 @@ export async function writeDataset(dataset: Dataset, dir: string): Promise<Writt
     ['investors', investors],
     ['founders', dataset.founders],
     ['transactions', dataset.transactions],
+    ['valuations', dataset.valuations],
     ['news', dataset.news],
   ];
   const written: WrittenFile[] = [];

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { canonicalCountryName } from '../countries.ts';
 import { slugify } from '../ids.ts';
-import { clean, cleanName, parseYear, readCsv, splitList, type CsvRow } from './clean.ts';
+import { clean, cleanName, parseAmount, parseYear, readCsv, splitList, type CsvRow } from './clean.ts';
 import { platformUrl } from './crunchbase.ts';
 import type { Dataset, EntityDraft } from './dataset.ts';
 
@@ -54,12 +54,17 @@ function investorEntity(dataset: Dataset, name: string): EntityDraft {
   return entity;
 }
 
-export function addYCombinator(dataset: Dataset, dir: string): { startups: number; founders: number } {
+export function addYCombinator(
+  dataset: Dataset,
+  dir: string,
+): { startups: number; founders: number; roundsWithInvestors: number } {
   const startups = readCsv(join(dir, 'Startups.csv'));
   const yc = investorEntity(dataset, PROGRAM);
+  let roundsWithInvestors = 0;
   for (const row of startups) {
     const entity = addStartup(dataset, row);
-    for (const investor of splitList(row.Investors)) investorEntity(dataset, investor);
+    const investors = splitList(row.Investors).map((name) => investorEntity(dataset, name));
+    if (attachInvestors(dataset, entity, row, investors.filter((investor) => investor !== yc))) roundsWithInvestors += 1;
     const year = parseYear(row['Y Combinator Year']);
     const month = BATCH_MONTH[clean(row['Y Combinator Session'])];
     if (year && month) {
@@ -73,7 +78,32 @@ export function addYCombinator(dataset: Dataset, dir: string): { startups: numbe
       });
     }
   }
-  return { startups: startups.length, founders: addFounders(dataset, dir, startups) };
+  return { startups: startups.length, founders: addFounders(dataset, dir, startups), roundsWithInvestors };
+}
+
+/**
+ * The one case where YC's free-text investors can be placed in a round honestly: the startup lists
+ * exactly one amount raised, and CrunchBase has exactly one round of that amount (within 5%) for it,
+ * without investors. Then that round is the raise, and its investors are the ones listed (YC's own
+ * money is the batch round). Returns whether it attached them.
+ */
+function attachInvestors(dataset: Dataset, entity: EntityDraft, row: CsvRow, investors: EntityDraft[]): boolean {
+  const raised = clean(row['Amounts raised in different funding rounds']).split(/,\s+/).filter(Boolean);
+  const amount = raised.length === 1 ? parseAmount(raised[0]) : null;
+  if (amount === null || investors.length === 0) return false;
+  const rounds = dataset.transactions.filter(
+    (round) =>
+      round.entity_id === entity.id &&
+      round.round_type !== 'acquisition' &&
+      round.investors.length === 0 &&
+      round.amount_usd !== null &&
+      Math.abs(round.amount_usd - amount) <= amount * 0.05,
+  );
+  const [round] = rounds;
+  if (!round || rounds.length > 1) return false;
+  const ids = [...new Set(investors.map((investor) => investor.id))];
+  round.investors = ids.map((id) => ({ id, is_lead: false }));
+  return true;
 }
 
 /** Founders.csv gives names, companies and gender; Startups.csv names a few founders it lacks. */

@@ -18,6 +18,7 @@ const ORDERED: readonly Operator[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in
 const EQUALITY: readonly Operator[] = ['eq', 'neq', 'in_any', 'nin_any'];
 const BOOLEAN: readonly Operator[] = ['eq', 'neq'];
 const ID_LIST: readonly Operator[] = ['in_any', 'nin_any', 'in_all', 'nin_all'];
+const TEXT: readonly Operator[] = [...ORDERED, 'contains', 'starts_with'];
 
 const TYPE_OF_KIND: Readonly<Record<ValueKind, FieldType>> = {
   int: 'int',
@@ -35,6 +36,7 @@ function operatorsOf(kind: ValueKind): readonly Operator[] {
   if (kind === 'bool') return BOOLEAN;
   // Ordering uuids would expose PostgreSQL's byte order of a value that carries no order.
   if (kind === 'uuid') return EQUALITY;
+  if (kind === 'string') return TEXT;
   return ORDERED;
 }
 

@@ -13,7 +13,20 @@ export const RESOURCES: readonly Resource[] = Object.freeze([
   'news',
 ]);
 
-export type Operator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in_any' | 'nin_any' | 'in_all' | 'nin_all';
+export type Operator =
+  | 'eq'
+  | 'neq'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'in_any'
+  | 'nin_any'
+  | 'in_all'
+  | 'nin_all'
+  // Case-insensitive text search on string fields (`name[contains]:airbnb`).
+  | 'contains'
+  | 'starts_with';
 
 /**
  * The deprecated spellings and what they mean; responses that use them carry `Deprecation: true`.

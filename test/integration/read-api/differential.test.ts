@@ -332,7 +332,7 @@ function expectedRecords(loaded: LoadedResource, filter: ResolvedFilter): Filter
 
 const idOf = (record: FilterRecord) => record.id as number;
 
-/** The rows in `sort` order as docs/read-api.md (Lists) defines it: NULLs last ascending, first descending, then id. */
+/** The rows in `sort` order as docs/read-api.md (Lists) defines it: NULLs last in both directions, then id. */
 function sortedRecords(resource: Resource, records: FilterRecord[], sort: string): FilterRecord[] {
   const descending = sort.startsWith('-');
   const field = fieldRegistry(resource).fields.get(sort.replace(/^-/, ''));
@@ -340,7 +340,7 @@ function sortedRecords(resource: Resource, records: FilterRecord[], sort: string
   const [key] = recordKeys(field) as [string];
   const byKey = (a: FilterRecord, b: FilterRecord) => {
     const [x, y] = [a[key], b[key]];
-    if (x === null || y === null) return x === y ? 0 : (x === null) !== descending ? 1 : -1;
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
     return (descending ? -1 : 1) * compareValues(field.kind, x, y);
   };
   return [...records].sort((a, b) => byKey(a, b) || (key === 'id' ? 0 : idOf(a) - idOf(b)));

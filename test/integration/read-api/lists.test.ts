@@ -88,12 +88,12 @@ async function expectError(path: string, status: number, code: string, detailPat
   if (detailPath) expect(body.error.details?.map((detail) => detail.path)).toContain(detailPath);
 }
 
-/** Compares two values in a list's sort direction; nulls last ascending, first descending. */
-function compareForSort(a: unknown, b: unknown): number {
+/** Compares two values in a list's sort direction (`sign` -1 for descending); nulls last either way. */
+function compareForSort(a: unknown, b: unknown, sign: number): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  return (a as number | string) < (b as number | string) ? -1 : 1;
+  return sign * ((a as number | string) < (b as number | string) ? -1 : 1);
 }
 
 describe.each(RESOURCES)('$path', (resource) => {
@@ -143,7 +143,7 @@ describe.each(RESOURCES)('$path', (resource) => {
     const sign = resource.defaultSort.startsWith('-') ? -1 : 1;
     for (let index = 1; index < body.data.length; index += 1) {
       const [previous, current] = [body.data[index - 1]!, body.data[index]!];
-      const order = sign * compareForSort(previous[key], current[key]);
+      const order = compareForSort(previous[key], current[key], sign);
       expect(order < 0 || (order === 0 && (previous.id as number) < (current.id as number))).toBe(true);
     }
   });

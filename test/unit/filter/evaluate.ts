@@ -87,6 +87,11 @@ function matchesColumn(kind: ValueKind, op: Operator, values: readonly TypedValu
       return actual !== null && values.some((value) => value !== null && compare(kind, actual, value) === 0);
     case 'nin_any':
       return !matchesColumn(kind, 'in_any', values, actual);
+    // ILIKE: case-insensitive, and NULL never matches.
+    case 'contains':
+      return actual !== null && String(actual).toLowerCase().includes(String(expected).toLowerCase());
+    case 'starts_with':
+      return actual !== null && String(actual).toLowerCase().startsWith(String(expected).toLowerCase());
     default:
       throw new Error(`operator ${op} on a column`);
   }

@@ -106,7 +106,8 @@ const NAME = /^[A-Za-z][A-Za-z0-9]{0,6}(?:_[A-Za-z0-9]{1,4}){0,2}$/;
 const name = fc.stringMatching(NAME);
 const bareText = fc
   .string({ unit: 'binary', minLength: 1, maxLength: 12 })
-  .map((text) => text.replace(/[ \t\n\r,()|"]/g, '_'));
+  // Inner whitespace belongs to a bare value; surrounding whitespace is trimmed, so none is generated there.
+  .map((text) => text.replace(/[,()|"]|^[ \t\n\r]|[ \t\n\r]$/g, '_'));
 const scalar: fc.Arbitrary<FilterScalar> = fc.oneof(
   bareText.map((text) => ({ text, quoted: false, position: 0 })),
   fc.string({ unit: 'binary', maxLength: 12 }).map((text) => ({ text, quoted: true, position: 0 })),
@@ -186,11 +187,14 @@ describe('printFilter', () => {
       type: 'condition',
       field: 'name',
       op: 'eq',
-      values: [{ text: 'New York', quoted: false, position: 0 }],
+      values: [
+        { text: 'New York', quoted: false, position: 0 },
+        { text: ' padded', quoted: false, position: 0 },
+      ],
       position: 0,
       opPosition: 0,
     };
-    expect(printFilter(handBuilt)).toBe('name[eq]:"New York"');
+    expect(printFilter(handBuilt)).toBe('name[eq]:New York|" padded"');
   });
 });
 

@@ -1,6 +1,7 @@
 import { uuidV5 } from '../../ids.ts';
 import type { EntityRecord, InvestorRecord } from '../schemas/entity.ts';
 import { type Column, insertRows, upsertById } from '../../sql/unnest.ts';
+import { cleanCityName } from '../resolve/city-names.ts';
 import { cityKey } from '../resolve/locations.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
 import { replaceLinks } from './links.ts';
@@ -64,17 +65,20 @@ const ENTITY_COLUMNS: Column<EntityRow>[] = [
 const LINKS = { table: 'entity_tags', parentColumn: 'entity_id', childColumn: 'tag_id' };
 
 export async function writeEntities(context: WriteContext, batch: readonly Parsed<EntityRecord>[]): Promise<void> {
-  const records = batch.map((item) => item.record);
+  // HQ cities are stored in the spelling of their location row (`San Francisco, CA` → `San Francisco`).
+  const records = batch.map(({ record }) => ({ ...record, hq_city: cleanCityName(record.hq_city, record.hq_country) }));
   const countries = await context.locations.countryIds(records.map((r) => r.hq_country));
   const countryOf = (r: EntityRecord) => (r.hq_country ? (countries.get(r.hq_country) ?? null) : null);
   const cities = await context.locations.cityIds(records.map((r) => ({ city: r.hq_city, countryId: countryOf(r) })));
+  const cityOf = (r: EntityRecord) => (r.hq_city ? cities.get(cityKey(r.hq_city, countryOf(r))) : undefined);
 
   const rows: EntityRow[] = records.map((r) => ({
     ...r,
     uuid: r.uuid ?? defaultUuid('entity', r.id),
     slug: r.slug ?? `entity-${r.id}`,
+    hq_city: cityOf(r)?.name ?? r.hq_city,
     country_location_id: countryOf(r),
-    city_location_id: r.hq_city ? (cities.get(cityKey(r.hq_city, countryOf(r))) ?? null) : null,
+    city_location_id: cityOf(r)?.id ?? null,
   }));
   await upsertById(context.tx, { table: 'entities', columns: ENTITY_COLUMNS, timestamps: { created: true, updated: true } }, rows);
 

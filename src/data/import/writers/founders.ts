@@ -2,6 +2,7 @@ import type { FounderRecord } from '../schemas/founder.ts';
 import { FOUNDER_COLUMNS, type FounderRow } from '../../sql/tables.ts';
 import { type Column, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
+import { cleanCityName } from '../resolve/city-names.ts';
 import { defaultUuid } from './entities.ts';
 import { replaceLinks } from './links.ts';
 
@@ -44,7 +45,7 @@ export async function writeFounders(context: WriteContext, batch: readonly Parse
       record.education.map((e, i) => ({ id: e.university_id, line, path: `education[${i}].university_id` })),
     ),
   ]);
-  const records = batch.map((item) => item.record);
+  const records = batch.map(({ record }) => ({ ...record, hq_city: cleanCityName(record.hq_city, record.hq_country) }));
   const countries = await context.locations.countryIds(records.map((r) => r.hq_country));
   const rows: FounderRow[] = records.map((r) => ({
     ...r,
