@@ -7,6 +7,7 @@ import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from './db/unavailable.ts';
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
@@ -137,6 +138,9 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
       sendError(res, new AppError('VALIDATION_ERROR', 'The request body is not valid JSON', {
         details: [{ path: 'body', message: 'must be valid JSON' }],
       }));
+    } else if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, path: req.path }, 'database unavailable');
+      sendError(res, databaseUnavailable());
     } else {
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
       sendError(res, internalError());

@@ -41,6 +41,10 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests give each file its own). */
   schema?: string | undefined;
   poolSize?: number | undefined;
+  /** PostgreSQL: how long to wait for a connection, new or pooled (then the query fails as unavailable). */
+  connectTimeoutMs?: number | undefined;
+  /** PostgreSQL: statement_timeout of every connection. */
+  statementTimeoutMs?: number | undefined;
   /** Called with the text of every SQL statement Prisma sends (query counting in tests, debugging). */
   onQuery?: ((sql: string) => void) | undefined;
 }
@@ -58,10 +62,15 @@ function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseO
  * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
  */
 export function databaseOptions(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>,
 ): DatabaseOptions {
   return config.DATABASE_URL
-    ? { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+    ? {
+        url: config.DATABASE_URL,
+        poolSize: config.DATABASE_POOL_SIZE,
+        connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      }
     : { dataDir: join(config.DATA_DIR, 'pglite') };
 }
 
@@ -84,6 +93,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // Connections are retired after this many queries: that bounds the prepared statements each one
     // accumulates (statement names below), since filters make the set of statement texts open-ended.
     maxUses: PREPARED_STATEMENT_CONNECTION_USES,
+    // Bounded waits: a database that is down or saturated answers 503 (src/db/unavailable.ts) instead
+    // of holding requests, /readyz and the token endpoint until clients give up.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.

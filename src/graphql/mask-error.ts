@@ -6,6 +6,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AppError, findAppError, internalError, STATUS_BY_CODE, toGraphQLError } from '../errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 
 export function createErrorMasker(logger: Logger) {
@@ -21,6 +22,10 @@ export function createErrorMasker(logger: Logger) {
         path: error.path,
         extensions: { ...error.extensions, code: validation.code, http: { status: validation.status, spec: false } },
       });
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error }, 'database unavailable');
+      return toGraphQLError(databaseUnavailable());
     }
     // The request id comes with the log line from the request's scope (src/logger.ts).
     logger.error({ err: error }, 'unexpected error while executing GraphQL');

@@ -15,6 +15,7 @@ import {
   validationError,
   type ErrorCode,
 } from '../errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { OperationRunner } from '../graphql/run-operation.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { parseFieldSelection } from './envelope.ts';
@@ -82,6 +83,7 @@ async function dispatchSafely(compiled: CompiledRoute[], options: RestHandlerOpt
   } catch (error) {
     const appError = findAppError(error);
     if (appError) return errorResponse(appError);
+    if (isDatabaseUnavailable(error)) return errorResponse(databaseUnavailable());
     options.onUnexpectedError(error, request);
     return errorResponse(internalError());
   }

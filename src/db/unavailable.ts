@@ -1,0 +1,45 @@
+/**
+ * Telling "the database cannot answer now" from a bug: a refused or dropped connection, no free
+ * connection within DATABASE_CONNECT_TIMEOUT_MS, a statement cancelled by DATABASE_STATEMENT_TIMEOUT_MS
+ * or by an operator's shutdown. Those are 503 SERVICE_UNAVAILABLE with Retry-After (docs/operations.md);
+ * anything else stays a 500. The errors arrive from pg directly or wrapped by Prisma's adapter, so the
+ * whole cause chain is searched.
+ */
+import { AppError } from '../errors.ts';
+
+const UNAVAILABLE_CODES = new Set([
+  // Node's socket errors.
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN',
+  // PostgreSQL: query_canceled (statement_timeout), admin/crash shutdown, cannot connect now, connection exceptions.
+  '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006',
+  // Prisma: can't reach the server, timed out, closed the connection, pool timeout.
+  'P1001', 'P1002', 'P1017', 'P2024',
+]);
+
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection (?:is )?(?:closed|refused)|Client has encountered a connection error/i;
+
+/** Prisma's driver adapter errors name the failure in `cause.kind`. */
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === 'object' && !seen.has(current); ) {
+    seen.add(current);
+    const { code, kind, message, cause, originalCode } = current as Record<string, unknown>;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof originalCode === 'string' && UNAVAILABLE_CODES.has(originalCode)) return true;
+    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    current = cause ?? (current as { originalError?: unknown }).originalError;
+  }
+  return false;
+}
+
+export const RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(cause?: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The database cannot answer right now; try again shortly', {
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
