@@ -24,8 +24,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
-          // Pure tests (no database) gain nothing from a second run.
-          exclude: ['test/unit/**', 'node_modules/**'],
+          // Pure tests (no database), and the embedded database's own lock, gain nothing from a second run.
+          exclude: ['test/unit/**', 'test/integration/data-dir-lock.test.ts', 'node_modules/**'],
         },
       },
     ],

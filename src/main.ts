@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseOptions, openDatabase, type Database } from './db/client.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { migrate } from './db/migrate.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { prepareDatabase } from './startup.ts';
@@ -119,6 +120,8 @@ function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A locked data directory is an operator's situation, not a bug: the message says it all.
+  const text = error instanceof DataDirLockedError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`Failed to start: ${text}\n`);
   process.exit(1);
 });

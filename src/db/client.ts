@@ -13,6 +13,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
 import type { Config } from '../config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
@@ -142,8 +143,15 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   // pg_trgm backs name search (`name[contains]:air`); PostgreSQL ships it in contrib, PGlite as a bundle.
-  const pglite = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const prisma = createPrismaClient(new PrismaPGlite(pglite), options);
 
   const sql: SqlClient = {
@@ -165,6 +173,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
+      unlock();
     },
   };
 }
