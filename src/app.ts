@@ -46,6 +46,7 @@ export function createApp({ config, db, logger }: AppDependencies): App {
     requestId: transport.requestId,
     logger,
     responseHeaders: transport.responseHeaders,
+    exactTotalLimit: config.EXACT_TOTAL_LIMIT,
   });
 
   const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: auth.graphqlPlugins });

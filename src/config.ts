@@ -24,6 +24,8 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** include_total counts exactly up to this many expected matches, then gives the planner's estimate. */
+  EXACT_TOTAL_LIMIT: z.coerce.number().int().min(0).default(20_000),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Load the bundled demo data set when the database has no entities. */
   LOAD_DEMO_DATA: booleanFlag.default(true),

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
 import type { Config } from '../config.ts';
+import { recordStatement } from '../sql/statement-capture.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
@@ -71,7 +72,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
 
 /** One name per distinct statement text and parameter types. */
-function statementName(query: { sql: string; argTypes: readonly unknown[] }): string {
+function statementName(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
+  recordStatement(query);
   return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
 }
 

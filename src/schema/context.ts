@@ -11,4 +11,6 @@ export interface GraphQLContext {
   readonly logger: Logger;
   /** Headers for the HTTP response, e.g. `Deprecation: true` when a legacy filter operator was used. */
   readonly responseHeaders: Headers;
+  /** Above this many expected matches, list totals are estimates (EXACT_TOTAL_LIMIT, src/sql/count.ts). */
+  readonly exactTotalLimit?: number;
 }

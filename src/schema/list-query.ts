@@ -7,6 +7,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { compileFilter, type CompiledFilter, type Resource, type WhereFor } from '../filter/index.ts';
 import { precomputeAllOf, type FindIds } from '../sql/all-of.ts';
+import { countOrEstimate, type Countable } from '../sql/count.ts';
 import type { GraphQLContext } from './context.ts';
 import { parseWindow, type ListArgs, type ListShape } from './list.ts';
 import { decodeCursor, encodeCursor, keysetWhere, parseSort, toOrderBy, type SortKey } from './list-order.ts';
@@ -25,6 +26,12 @@ export interface ListDefinition<R extends Resource> {
 export interface ListLoader<Row> {
   findMany(args: { where: object; orderBy: object[]; take: number; skip: number; select?: object; include?: object }): Promise<Row[]>;
   count(args: { where: object }): Promise<number>;
+}
+
+/** Calls `work` once, however many fields ask (`total` and `total_is_estimate`). */
+function once<T>(work: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () => (result ??= work());
 }
 
 type Selection = { select?: Record<string, unknown>; include?: Record<string, unknown> };
@@ -119,7 +126,7 @@ export async function resolveList<R extends Resource, Row>(
       limit: window.limit,
       offset: after ? 0 : window.offset,
       next_cursor: hasMore ? encodeCursor(keys, args.filter, data[data.length - 1]) : null,
-      count: () => loader.count({ where }),
+      count: once(() => countOrEstimate(context.prisma, loader as Countable, where, context.exactTotalLimit)),
     },
   };
 }
