@@ -63,6 +63,17 @@ describe('offset paging', () => {
     expect(sql.some((text) => /JSONB?_AGG/i.test(text) && byId(text))).toBe(true);
   });
 
+  it('skips live entities in id order by reading index entries alone (index-only scan)', async () => {
+    const plan = await app.db.sql.transaction(async (tx) => {
+      // 300 rows would be read sequentially; the plan at a million rows is the one asked about.
+      await tx.exec('SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off');
+      return tx.query<{ 'QUERY PLAN': string }>(
+        'EXPLAIN SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 26 OFFSET 200',
+      );
+    });
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using entities_live_id_idx/);
+  });
+
   it('answers an offset past the end with an empty page', async () => {
     const page = await list('/api/entities?limit=5&offset=100000');
     expect(page.data).toEqual([]);
