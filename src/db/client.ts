@@ -12,6 +12,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
 import type { Config } from '../config.ts';
+import { listenPglite, listenPostgres, type NotificationHandlers, type Subscription } from '../sql/listen.ts';
 import { recordStatement } from '../sql/statement-capture.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
@@ -23,7 +24,9 @@ export interface SqlClient {
   exec(sql: string): Promise<void>;
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
-  transaction<T>(work: (sql: Omit<SqlClient, 'transaction'>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (sql: Omit<SqlClient, 'transaction' | 'listen'>) => Promise<T>): Promise<T>;
+  /** LISTENs on a channel (src/sql/listen.ts); absent on a transaction's client. */
+  listen?(channel: string, handlers: NotificationHandlers): Subscription;
 }
 
 export interface Database {
@@ -115,6 +118,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         client.release();
       }
     },
+    listen: (channel, handlers) =>
+      listenPostgres(
+        { connectionString: url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
+        channel,
+        handlers,
+      ),
   };
 
   return {
@@ -143,6 +152,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
           query: async <Row,>(text: string, params: unknown[] = []) => (await tx.query<Row>(text, params)).rows,
         }),
       ),
+    listen: (channel, handlers) => listenPglite(pglite, channel, handlers),
   };
 
   return {
