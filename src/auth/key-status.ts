@@ -60,6 +60,27 @@ export const KEY_CHANGES_CHANNEL = 'vda_api_key_changes';
 /** More keys than this in memory: start over (a bound, not an expected size). */
 const MAX_REMEMBERED_KEYS = 100_000;
 
+/** How long a revoking request waits, at most, for its own instance to hear the notification. */
+const HEAR_TIMEOUT_MS = 1_000;
+
+interface LocalService {
+  /** Forgets the key now and resolves once the notification of its change was heard (or soon). */
+  revokedHere(clientId: string): Promise<void>;
+}
+
+const servicesInThisProcess = new Set<LocalService>();
+
+/**
+ * Called after this process revoked or deleted a key: every key status in the process forgets it at
+ * once (so this instance never answers from memory after its own revocation), and the caller waits
+ * until this instance's listener has heard the change. PostgreSQL signals every listener when the
+ * change commits, so by the time the revoking request is answered the other instances have been told
+ * too; only the network delivery of the notification to them remains.
+ */
+export async function keyRevokedHere(clientId: string): Promise<void> {
+  await Promise.all([...servicesInThisProcess].map((service) => service.revokedHere(clientId)));
+}
+
 export interface KeyStatusService extends KeyStatus {
   /** Whether answers may come from memory (notifications are being heard). */
   isListening(): boolean;
@@ -90,10 +111,17 @@ export function createKeyStatus(sql: SqlClient, logger: Logger): KeyStatusServic
     generation += 1;
     remembered.clear();
   };
+  // Client ids whose notification arrived lately, and revoking requests waiting to hear one.
+  const heardAt = new Map<string, number>();
+  const waiting = new Map<string, (() => void)[]>();
   const subscription = sql.listen?.(KEY_CHANGES_CHANNEL, {
     onNotification: (clientId) => {
       generation += 1;
       remembered.delete(clientId);
+      if (heardAt.size > 1_000) heardAt.clear();
+      heardAt.set(clientId, Date.now());
+      for (const wake of waiting.get(clientId) ?? []) wake();
+      waiting.delete(clientId);
     },
     onReady: () => {
       forgetAll();
@@ -130,6 +158,19 @@ export function createKeyStatus(sql: SqlClient, logger: Logger): KeyStatusServic
     return state;
   };
 
+  const local: LocalService = {
+    revokedHere: async (clientId) => {
+      generation += 1;
+      remembered.delete(clientId);
+      if (!listening || Date.now() - (heardAt.get(clientId) ?? 0) < HEAR_TIMEOUT_MS) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, HEAR_TIMEOUT_MS);
+        waiting.set(clientId, [...(waiting.get(clientId) ?? []), () => (clearTimeout(timer), resolve())]);
+      });
+    },
+  };
+  servicesInThisProcess.add(local);
+
   return {
     touch,
     check: async (clientId) => {
@@ -141,6 +182,7 @@ export function createKeyStatus(sql: SqlClient, logger: Logger): KeyStatusServic
     isListening: () => listening,
     close: async () => {
       listening = false;
+      servicesInThisProcess.delete(local);
       await subscription?.close();
     },
   };
