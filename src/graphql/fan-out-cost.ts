@@ -126,11 +126,12 @@ class FanOutCounter {
     const target = getNamedType(definition.type);
     if (!isObjectType(target)) return 0;
     const isList = isListType(getNullableType(definition.type));
-    const size = isList ? (pageSize ?? RELATION_FAN_OUT[`${parent.name}.${definition.name}`] ?? DEFAULT_FAN_OUT) : 1;
-    const rows = multiplier * size;
-    // A paged list (`entities(limit:)`) returns one envelope whose `data` holds `limit` rows.
     const limit = limitOf(node, this.variables) ?? (definition.args.some((arg) => arg.name === 'limit') ? DEFAULT_LIMIT : undefined);
-    return (isList ? rows : 0) + this.count(node.selectionSet, target, rows, limit, budget - 1);
+    // A list with a `limit` has that many rows (`locations(limit:)`); a paged list (`entities(limit:)`)
+    // returns one envelope whose `data` list holds `limit` rows; any other list, its fan-out.
+    const size = isList ? (limit ?? pageSize ?? RELATION_FAN_OUT[`${parent.name}.${definition.name}`] ?? DEFAULT_FAN_OUT) : 1;
+    const rows = multiplier * size;
+    return (isList ? rows : 0) + this.count(node.selectionSet, target, rows, isList ? undefined : limit, budget - 1);
   }
 }
 

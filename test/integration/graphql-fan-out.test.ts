@@ -26,6 +26,8 @@ describe('the cost of a document', () => {
     );
     // Without `limit`, the default page of 25.
     expect(costOf('{ entities { data { name } } }')).toBe(25);
+    // A plain list with a limit counts that many.
+    expect(costOf('{ locations(q: "Ber", limit: 7) { name } }')).toBe(7);
   });
 
   it('reads the limit from variables and follows fragments', () => {
