@@ -63,6 +63,13 @@ const MAX_REMEMBERED_KEYS = 100_000;
 /** How long a revoking request waits, at most, for its own instance to hear the notification. */
 const HEAR_TIMEOUT_MS = 1_000;
 
+/**
+ * Then a little longer: the other instances' listeners are signalled at the same commit, but on a
+ * loaded machine their delivery can trail ours by some milliseconds. Revocations are rare; a tenth of
+ * a second on the revoking request buys them that time.
+ */
+const SETTLE_MS = 100;
+
 interface LocalService {
   /** Forgets the key now and resolves once the notification of its change was heard (or soon). */
   revokedHere(clientId: string): Promise<void>;
@@ -73,9 +80,10 @@ const servicesInThisProcess = new Set<LocalService>();
 /**
  * Called after this process revoked or deleted a key: every key status in the process forgets it at
  * once (so this instance never answers from memory after its own revocation), and the caller waits
- * until this instance's listener has heard the change. PostgreSQL signals every listener when the
- * change commits, so by the time the revoking request is answered the other instances have been told
- * too; only the network delivery of the notification to them remains.
+ * until this instance's listener has heard the change, and SETTLE_MS more. PostgreSQL signals every
+ * listener when the change commits, so by the time the revoking request is answered the other
+ * instances have normally been told too. What remains is a window on the other instances as long as
+ * their notification's delivery takes beyond that (a request racing a revocation made elsewhere).
  */
 export async function keyRevokedHere(clientId: string): Promise<void> {
   await Promise.all([...servicesInThisProcess].map((service) => service.revokedHere(clientId)));
@@ -162,11 +170,14 @@ export function createKeyStatus(sql: SqlClient, logger: Logger): KeyStatusServic
     revokedHere: async (clientId) => {
       generation += 1;
       remembered.delete(clientId);
-      if (!listening || Date.now() - (heardAt.get(clientId) ?? 0) < HEAR_TIMEOUT_MS) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, HEAR_TIMEOUT_MS);
-        waiting.set(clientId, [...(waiting.get(clientId) ?? []), () => (clearTimeout(timer), resolve())]);
-      });
+      if (!listening) return;
+      if (Date.now() - (heardAt.get(clientId) ?? 0) >= HEAR_TIMEOUT_MS) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, HEAR_TIMEOUT_MS);
+          waiting.set(clientId, [...(waiting.get(clientId) ?? []), () => (clearTimeout(timer), resolve())]);
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     },
   };
   servicesInThisProcess.add(local);

@@ -8,6 +8,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { compileFilter, type CompiledFilter, type Resource, type WhereFor } from '../filter/index.ts';
 import { precomputeAllOf, type FindIds } from '../sql/all-of.ts';
 import { countOrEstimate, type Countable } from '../sql/count.ts';
+import { captureStatement, type CapturedStatement } from '../sql/statement-capture.ts';
 import type { GraphQLContext } from './context.ts';
 import { parseWindow, type ListArgs, type ListShape } from './list.ts';
 import { decodeCursor, encodeCursor, keysetWhere, parseSort, toOrderBy, type SortKey } from './list-order.ts';
@@ -113,10 +114,18 @@ export async function resolveList<R extends Resource, Row>(
   const pageWhere = after ? { AND: [where, keysetWhere(keys, after)] } : where;
   const orderBy = toOrderBy(keys);
   const skip = after ? 0 : window.offset;
-  const rows =
-    skip === 0
-      ? await loader.findMany({ ...query, where: pageWhere, orderBy, take: window.limit + 1, skip: 0 })
-      : await skipThenLoad(loader, query, { where: pageWhere, orderBy, take: window.limit + 1, skip });
+  const findPage = (marker?: object) => {
+    const marked = marker ? { AND: [pageWhere, marker] } : pageWhere;
+    return skip === 0
+      ? loader.findMany({ ...query, where: marked, orderBy, take: window.limit + 1, skip: 0 })
+      : skipThenLoad(loader, query, { where: marked, orderBy, take: window.limit + 1, skip });
+  };
+  // Without a cursor, the page's first statement has the list's where: its plan tells the total's
+  // size for free (src/sql/count.ts). With one, the keyset condition is in it, so the total probes.
+  let pageStatement: CapturedStatement | null | undefined;
+  const rows = after
+    ? await findPage()
+    : await captureStatement(findPage).then(({ result, statement }) => ((pageStatement = statement ?? null), result));
 
   const data = rows.slice(0, window.limit);
   const hasMore = rows.length > window.limit;
@@ -126,7 +135,7 @@ export async function resolveList<R extends Resource, Row>(
       limit: window.limit,
       offset: after ? 0 : window.offset,
       next_cursor: hasMore ? encodeCursor(keys, args.filter, data[data.length - 1]) : null,
-      count: once(() => countOrEstimate(context.prisma, loader as Countable, where, context.exactTotalLimit)),
+      count: once(() => countOrEstimate(context.prisma, loader as Countable, where, context.exactTotalLimit, pageStatement)),
     },
   };
 }

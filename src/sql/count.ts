@@ -2,10 +2,10 @@
  * `page.total`: exact when PostgreSQL expects few matches, the planner's estimate otherwise.
  *
  * An exact count reads every matching row (or index entry): with 1M entities, 150–350 ms for a broad
- * filter, and a way to keep the database busy. So the planner is asked first (EXPLAIN of a cheap
- * probe statement with the same where; planning only, about a millisecond): up to
- * EXACT_TOTAL_LIMIT (20,000) expected matches the rows are counted; above it the estimate is returned,
- * marked `total_is_estimate: true`. On the embedded database (no statement capture, small data)
+ * filter, and a way to keep the database busy. So the planner is asked first: EXPLAIN (planning
+ * only, a millisecond or two) of a statement with the same where, the page's own or a one-row probe.
+ * Up to EXACT_TOTAL_LIMIT (20,000) expected matches the rows are counted; above it the estimate is
+ * returned, marked `total_is_estimate: true`. On the embedded database (no statement capture, small data)
  * totals are always exact.
  */
 import type { PrismaClient } from '../db/client.ts';
@@ -31,7 +31,7 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** Rows the planner expects under the statement's LIMIT: the number of matching records. */
+/** Rows the planner expects under the statement's first LIMIT: the number of matching records. */
 function rowsUnderLimit(node: PlanNode): number | undefined {
   if (node['Node Type'] === 'Limit') return node.Plans?.[0]?.['Plan Rows'];
   for (const child of node.Plans ?? []) {
@@ -55,11 +55,18 @@ export async function countOrEstimate(
   table: Countable,
   where: object,
   exactLimit = DEFAULT_EXACT_TOTAL_LIMIT,
+  /**
+   * The page's statement, sent with exactly `where` under a LIMIT; `null` when the page was sent that
+   * way but nothing was captured (the embedded database: a probe would capture nothing either).
+   */
+  pageStatement?: CapturedStatement | null,
 ): Promise<PageTotal> {
-  // The probe reads at most one id; it is there for its SQL, which Prisma alone can write.
-  const { statement } = await captureStatement((marker) =>
-    table.findMany({ where: { AND: [where, marker] }, select: { id: true }, take: 1 }),
-  );
+  // Else a probe reading at most one id; it is there for its SQL, which Prisma alone can write.
+  const statement =
+    pageStatement === undefined
+      ? (await captureStatement((marker) => table.findMany({ where: { AND: [where, marker] }, select: { id: true }, take: 1 })))
+          .statement
+      : pageStatement;
   const expected = statement ? await plannedRows(prisma, statement) : undefined;
   if (expected === undefined || expected <= exactLimit) {
     return { total: await table.count({ where }), estimated: false };
