@@ -99,6 +99,7 @@ export interface KeyStatusService extends KeyStatus {
 export function createKeyStatus(sql: SqlClient, logger: Logger): KeyStatusService {
   // Conditional, so several instances (or concurrent requests) write it once a minute between them.
   const touch = (clientId: string): void => {
+    if (lastTouched.size >= MAX_REMEMBERED_KEYS) lastTouched.clear();
     lastTouched.set(clientId, Date.now());
     sql
       .query(
