@@ -4,7 +4,8 @@
  *
  * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench` database, created and
  * seeded on first use), BENCH_ENTITIES (100000), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_WORKERS
- * (our server's WEB_CONCURRENCY, default 1 like the baseline).
+ * (our server's WEB_CONCURRENCY, default 1 like the baseline), BENCH_SAMPLES (5: sequential requests per
+ * row of the scale table), BENCH_ONLY (`scale` or `throughput` to run one table).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDatabase } from '../src/data/seed/index.ts';
+import { medianLatency, scaleRequests } from './scale.ts';
 import { BASELINE_SQL, scenarios, type Scenario } from './scenarios.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 /** Our server's worker processes (WEB_CONCURRENCY); the baseline always runs one. */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
+const ONLY = process.env.BENCH_ONLY;
 
 async function ensureDatabase(): Promise<void> {
   const url = new URL(DATABASE_URL);
@@ -102,6 +106,8 @@ async function startOurServer(port: number, clientId: string, clientSecret: stri
       DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-bench-')),
       LOAD_DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
+      // The estimate mode a deployment of millions of rows would turn on (docs/read-api.md, Lists).
+      EXACT_TOTAL_LIMIT: process.env.EXACT_TOTAL_LIMIT ?? '20000',
       ADMIN_CLIENT_ID: clientId,
       ADMIN_CLIENT_SECRET: clientSecret,
       // The benchmark measures serving, not the rate limiter's refusals.
@@ -169,6 +175,21 @@ function report(rows: { scenario: string; ours: Measurement; baseline: Measureme
   console.log('\nratio = our throughput / baseline throughput (1.00 = as fast as hand-written SQL); latencies in ms');
 }
 
+/** The scale table: what one request costs at this size (median of sequential requests). */
+async function scaleTable(url: string, headers: Record<string, string>): Promise<void> {
+  const count = await fetch(`${url}/api/entities?limit=1&include_total=true`, { headers })
+    .then((response) => response.json() as Promise<{ page: { total: number } }>)
+    .then((body) => body.page.total);
+  // A cursor about 90% into the list: the next_cursor of the page just before it.
+  const before = await fetch(`${url}/api/entities?limit=1&offset=${Math.floor(count * 0.9)}`, { headers })
+    .then((response) => response.json() as Promise<{ page: { next_cursor: string } }>);
+  console.log(`\nScale: ${count} live entities, median of ${SAMPLES} sequential requests, ms\n`);
+  for (const request of scaleRequests(count, before.page.next_cursor)) {
+    const median = await medianLatency(url, request, headers, SAMPLES);
+    console.log(`${request.name.padEnd(40)}${median.toFixed(1).padStart(10)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const ids = await prepareData();
   const clientId = 'bench-admin';
@@ -178,6 +199,8 @@ async function main(): Promise<void> {
   try {
     const ourUrl = 'http://127.0.0.1:4811';
     const headers = await obtainHeaders(ourUrl, clientId, clientSecret);
+    if (ONLY !== 'throughput') await scaleTable(ourUrl, headers);
+    if (ONLY === 'scale') return;
     const rows = [];
     for (const scenario of scenarios(ids)) {
       const baselineRequest = { method: 'GET' as const, path: scenario.baseline };

@@ -54,6 +54,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     logger,
     responseHeaders: transport.responseHeaders,
     clock,
+    exactTotalLimit: config.EXACT_TOTAL_LIMIT,
   });
 
   const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: [useAuthenticateFirst(auth.authenticate), usePermissions()] });

@@ -28,6 +28,9 @@ const environmentSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   // The longest a single SQL statement may run; the database cancels it after that (503).
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  // include_total counts exactly up to this many expected matches, then gives the planner's estimate;
+  // 0 (the default) always counts exactly: an estimate is a trade a deployment opts into.
+  EXACT_TOTAL_LIMIT: z.coerce.number().int().min(0).default(0),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Load the bundled demo data set when the database has no entities. */
   LOAD_DEMO_DATA: booleanFlag.default(true),

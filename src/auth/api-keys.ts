@@ -11,6 +11,7 @@ import { AppError, notFound, validationError, type ErrorDetail } from '../errors
 import { isPermission, PERMISSIONS } from './permissions.ts';
 import type { Principal } from './principal.ts';
 import { generateClientId, generateClientSecret, hashSecret } from './secrets.ts';
+import { keyRevokedHere } from './key-status.ts';
 
 export interface ApiKeyRecord {
   id: number;
@@ -132,4 +133,6 @@ export async function revokeApiKey(prisma: PrismaClient, principal: Principal, i
   // Conditional: of two concurrent revocations, one wins and the other sees 404 like a later one would.
   const { count } = await prisma.apiKey.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: new Date() } });
   if (count === 0) throw notFound('API key');
+  // Key states are held in memory (key-status.ts): answer once this instance has let go of the key.
+  await keyRevokedHere(key.client_id);
 }

@@ -86,6 +86,7 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
     openIdConfiguration: (method) => openIdConfigurationResponse(config, method),
     keys,
     close: async () => {
+      await keyStatus.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -14,6 +14,8 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
 import type { Config } from '../config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { listenPglite, listenPostgres, type NotificationHandlers, type Subscription } from '../sql/listen.ts';
+import { recordStatement } from '../sql/statement-capture.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
@@ -24,7 +26,9 @@ export interface SqlClient {
   exec(sql: string): Promise<void>;
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
-  transaction<T>(work: (sql: Omit<SqlClient, 'transaction'>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (sql: Omit<SqlClient, 'transaction' | 'listen'>) => Promise<T>): Promise<T>;
+  /** LISTENs on a channel (src/sql/listen.ts); absent on a transaction's client. */
+  listen?(channel: string, handlers: NotificationHandlers): Subscription;
 }
 
 export interface Database {
@@ -82,7 +86,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
 
 /** One name per distinct statement text and parameter types. */
-function statementName(query: { sql: string; argTypes: readonly unknown[] }): string {
+function statementName(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
+  recordStatement(query);
   return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
 }
 
@@ -128,6 +133,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         client.release();
       }
     },
+    listen: (channel, handlers) =>
+      listenPostgres(
+        { connectionString: url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
+        channel,
+        handlers,
+      ),
   };
 
   return {
@@ -164,6 +175,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
           query: async <Row,>(text: string, params: unknown[] = []) => (await tx.query<Row>(text, params)).rows,
         }),
       ),
+    listen: (channel, handlers) => listenPglite(pglite, channel, handlers),
   };
 
   return {

@@ -18,8 +18,9 @@
  */
 import { parseOptionalFilter } from './parser.ts';
 import { resolveFilter } from './resolve.ts';
-import { toPrismaWhere } from './to-prisma.ts';
+import { toPrismaWhere, type AllOfSets } from './to-prisma.ts';
 import type { Resource, WhereFor } from './fields.ts';
+import type { ResolvedCondition, ResolvedExpr } from './resolve.ts';
 
 export { FILTER_ERROR_CODES, FILTER_LIMITS } from './ast.ts';
 export type { FilterCombinator, FilterCondition, FilterErrorCode, FilterExpr, FilterScalar } from './ast.ts';
@@ -27,7 +28,7 @@ export { parseFilter, parseOptionalFilter } from './parser.ts';
 export { printFilter } from './print.ts';
 export { resolveFilter } from './resolve.ts';
 export type { ResolvedCombinator, ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
-export { toPrismaWhere } from './to-prisma.ts';
+export { toPrismaWhere, type AllOfSets } from './to-prisma.ts';
 export { describeFilterFields, sortableFields } from './describe.ts';
 export { closeMatches } from './suggest.ts';
 export type { FilterFieldDescription, SortableField } from './describe.ts';
@@ -47,6 +48,27 @@ export interface CompiledFilter<R extends Resource> {
   namesField(name: string): boolean;
   /** Some condition searches text (`name[contains]:air`); without a `sort`, lists then rank matches. */
   readonly searchesText: boolean;
+  /**
+   * `in_all`/`nin_all` conditions with more than ALL_OF_EXISTS_LIMIT distinct values. Written as one
+   * EXISTS per value, PostgreSQL plans one semi-join each, and planning grows much faster than the
+   * number of joins (500 values: minutes, then the embedded database crashed); the list resolver finds
+   * their matching ids first (src/sql/all-of.ts) and passes them to `whereWith`.
+   */
+  readonly manyValuedAllOf: readonly ResolvedCondition[];
+  /** The where input with those conditions replaced by the precomputed id sets. */
+  whereWith(sets: AllOfSets): WhereFor<R> | undefined;
+}
+
+/** Up to this many values, `in_all`/`nin_all` stay one EXISTS per value (cheap to plan). */
+export const ALL_OF_EXISTS_LIMIT = 4;
+
+function manyValuedAllOf(expr: ResolvedExpr, found: ResolvedCondition[] = []): ResolvedCondition[] {
+  if (expr.type === 'combinator') {
+    for (const child of expr.children) manyValuedAllOf(child, found);
+  } else if ((expr.op === 'in_all' || expr.op === 'nin_all') && new Set(expr.values).size > ALL_OF_EXISTS_LIMIT) {
+    found.push(expr);
+  }
+  return found;
 }
 
 /**
@@ -55,10 +77,21 @@ export interface CompiledFilter<R extends Resource> {
  */
 export function compileFilter<R extends Resource>(resource: R, text: string | null | undefined): CompiledFilter<R> {
   const ast = parseOptionalFilter(text);
-  if (!ast) return { where: undefined, deprecatedOperatorUsed: false, namesField: () => false, searchesText: false };
+  if (!ast) {
+    return {
+      where: undefined,
+      deprecatedOperatorUsed: false,
+      namesField: () => false,
+      searchesText: false,
+      manyValuedAllOf: [],
+      whereWith: () => undefined,
+    };
+  }
   const resolved = resolveFilter(ast, resource);
   return {
     where: toPrismaWhere(resolved),
+    manyValuedAllOf: manyValuedAllOf(resolved.root),
+    whereWith: (sets) => toPrismaWhere(resolved, sets),
     deprecatedOperatorUsed: resolved.deprecatedOperatorUsed,
     namesField: (name) => resolved.fieldNames.has(name),
     searchesText: resolved.searchesText,

@@ -8,18 +8,26 @@
 import type { IdListField, Operator, Resource, TypedValue, WhereFor, WhereFragment } from './fields.ts';
 import type { ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
 
+/**
+ * For `in_all`/`nin_all` conditions with many values: the ids of the records (of the condition's
+ * resource) that have every one of the values, found beforehand (src/sql/all-of.ts). Such a condition
+ * then reads `id IN (those)` / `id NOT IN (those)` instead of one EXISTS per value.
+ */
+export type AllOfSets = ReadonlyMap<ResolvedCondition, readonly number[]>;
+
 /** The Prisma where input of a resolved filter, for the resource it was resolved against. */
-export function toPrismaWhere<R extends Resource>(filter: ResolvedFilter<R>): WhereFor<R> {
+export function toPrismaWhere<R extends Resource>(filter: ResolvedFilter<R>, sets?: AllOfSets): WhereFor<R> {
   // The registry of R builds fragments of R's WhereInput (see fields/types.ts, WhereFragment).
-  return exprWhere(filter.root) as WhereFor<R>;
+  return exprWhere(filter.root, sets) as WhereFor<R>;
 }
 
-function exprWhere(expr: ResolvedExpr): WhereFragment {
+function exprWhere(expr: ResolvedExpr, sets: AllOfSets | undefined): WhereFragment {
   if (expr.type === 'combinator') {
-    const children = expr.children.map(exprWhere);
+    const children = expr.children.map((child) => exprWhere(child, sets));
     return expr.kind === 'and' ? { AND: children } : { OR: children };
   }
-  const where = conditionWhere(expr);
+  const set = sets?.get(expr);
+  const where = set ? { id: expr.op === 'in_all' ? { in: [...set] } : { notIn: [...set] } } : conditionWhere(expr);
   return expr.relation ? expr.relation.wrap(where) : where;
 }
 

@@ -8,6 +8,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { Plugin } from 'graphql-yoga';
+import { useFanOutCost } from './fan-out-cost.ts';
 
 export const GRAPHQL_LIMITS = Object.freeze({
   /** entities → data → founders → companies → entity → tags → name is 7 deep. */
@@ -25,5 +26,7 @@ export function useArmor(): Plugin[] {
     maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, exposeLimits: true }),
     maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, exposeLimits: true }),
     costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, exposeLimits: true }),
+    // armor's cost weighs depth, not list sizes; this counts the records the lists can reach.
+    useFanOutCost(),
   ] as Plugin[];
 }

@@ -39,6 +39,8 @@ export function listEnvelope(data: Row, fields: Set<string> | undefined): RestRe
   const list = data.list as { data: Row[]; page: Row };
   const page: Row = { limit: list.page.limit, offset: list.page.offset };
   if (list.page.total !== undefined) page.total = list.page.total;
+  // Only when it is one: above a few ten thousand matches, `total` is the planner's estimate.
+  if (list.page.total_is_estimate === true) page.total_is_estimate = true;
   page.next_cursor = list.page.next_cursor ?? null;
   return { status: 200, body: { data: project(list.data, fields), page } };
 }

@@ -13,4 +13,6 @@ export interface GraphQLContext {
   readonly responseHeaders: Headers;
   /** The current time; tests pass a clock they control (invitation expiry). */
   readonly clock: () => Date;
+  /** Above this many expected matches, list totals are estimates (EXACT_TOTAL_LIMIT, src/sql/count.ts). */
+  readonly exactTotalLimit?: number;
 }

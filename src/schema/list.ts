@@ -4,6 +4,7 @@
  */
 import type { ObjectRef } from '@pothos/core';
 import { validationError, type ErrorDetail } from '../errors.ts';
+import type { PageTotal } from '../sql/count.ts';
 import { builder, type BuilderTypes } from './builder.ts';
 
 export const DEFAULT_LIMIT = 25;
@@ -12,8 +13,14 @@ export interface PageShape {
   limit: number;
   offset: number;
   next_cursor: string | null;
-  count: () => Promise<number>;
+  /** A number is exact; resource lists may answer with an estimate (src/sql/count.ts). Called once. */
+  count: () => Promise<number | PageTotal>;
 }
+
+const totalOf = async (page: PageShape): Promise<PageTotal> => {
+  const counted = await page.count();
+  return typeof counted === 'number' ? { total: counted, estimated: false } : counted;
+};
 
 export interface ListShape<Item> {
   data: Item[];
@@ -26,8 +33,13 @@ export const Page = builder.objectRef<PageShape>('Page').implement({
     offset: t.exposeInt('offset'),
     total: t.int({
       nullable: true,
-      description: 'Number of matching records; counted only when selected',
-      resolve: (page) => page.count(),
+      description: 'Number of matching records; counted only when selected (an estimate when total_is_estimate)',
+      resolve: async (page) => (await totalOf(page)).total,
+    }),
+    total_is_estimate: t.boolean({
+      nullable: true,
+      description: 'True when `total` is PostgreSQL\'s estimate: the filter matches too many records to count cheaply',
+      resolve: async (page) => (await totalOf(page)).estimated,
     }),
     next_cursor: t.exposeString('next_cursor', {
       nullable: true,
