@@ -13,6 +13,7 @@ import { createOperationRunner } from './graphql/run-operation.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
 import { createDocsHandlers } from './http/docs.ts';
+import { frontDoor } from './http/front-door.ts';
 import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
@@ -85,7 +86,8 @@ export function createApp({ config, db, logger }: AppDependencies): App {
     }));
   });
   app.all('/.well-known/jwks.json', async (req, res) => sendResponse(res, await auth.jwks(req.method)));
-  app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.openIdConfiguration(req.method)));
+  app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.discovery('openid', req.method)));
+  app.all('/.well-known/oauth-authorization-server', (req, res) => sendResponse(res, auth.discovery('oauth', req.method)));
 
   // JSON bodies are read here, with the 1 MiB limit however they are sent (chunked too); yoga takes
   // the parsed body as it is.
@@ -100,6 +102,7 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   });
 
   app.use('/api', restRouter(handleRest));
+  app.all('/', frontDoor(config.PUBLIC_URL, config.GRAPHIQL));
 
   app.use((req, res) => {
     sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.path}`));

@@ -17,7 +17,7 @@ import { createTokenGuard } from './token-guard.ts';
 import { useAuthenticateFirst, usePermissions, type AuthPlugin } from './use-auth.ts';
 import { withVerificationCache } from './verification-cache.ts';
 import { createTokenVerifier } from './verify.ts';
-import { jwksResponse, openIdConfigurationResponse } from './well-known.ts';
+import { discoveryResponse, jwksResponse } from './well-known.ts';
 
 export interface Auth {
   /** Authenticates a request once; later calls for the same request object share the result. */
@@ -25,7 +25,8 @@ export interface Auth {
   readonly graphqlPlugins: AuthPlugin[];
   tokenEndpoint(request: TokenHttpRequest): Promise<TokenHttpResponse>;
   jwks(method: string): Promise<TokenHttpResponse>;
-  openIdConfiguration(method: string): TokenHttpResponse;
+  /** OpenID Discovery (`openid`) or RFC 8414 metadata (`oauth`). */
+  discovery(kind: 'openid' | 'oauth', method: string): TokenHttpResponse;
   readonly keys: SigningKeyStore;
   close(): Promise<void>;
 }
@@ -86,7 +87,7 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
     graphqlPlugins: [useAuthenticateFirst(authenticate), usePermissions()],
     tokenEndpoint: createTokenEndpoint({ config, sql, keys, keyStatus, guard, logger }),
     jwks: (method) => jwksResponse(keys, method),
-    openIdConfiguration: (method) => openIdConfigurationResponse(config, method),
+    discovery: (kind, method) => discoveryResponse(config, kind, method),
     keys,
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -112,7 +112,7 @@ describe('GET /openapi.json', () => {
 
   it('describes the paths outside the route table', () => {
     expect(doc.paths['/oauth/token']?.post).toBeDefined();
-    for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration', '/healthz', '/readyz', '/metrics']) {
+    for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/healthz', '/readyz', '/metrics']) {
       expect(doc.paths[path]?.get, path).toBeDefined();
     }
   });
@@ -209,7 +209,7 @@ describe('real responses validate against the document', () => {
     expectConforms('/oauth/token', 'post', token, await token.json());
     const refused = await app.fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expectConforms('/oauth/token', 'post', refused, await refused.json());
-    for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration', '/healthz', '/readyz']) {
+    for (const path of ['/.well-known/jwks.json', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/healthz', '/readyz']) {
       const response = await app.fetch(path);
       expect(response.status, path).toBe(200);
       expectConforms(path, 'get', response, await response.json());
