@@ -2,6 +2,7 @@
  * The composition root: wires configuration, database, GraphQL and REST into one express app.
  * Everything a request touches is created here and handed down; nothing reaches for globals.
  */
+import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
@@ -10,9 +11,11 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError, internalError } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
+import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
-import { createDocsHandlers } from './http/docs.ts';
+import { corsPolicy } from './http/cors.ts';
+import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
 import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
@@ -43,13 +46,15 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   // Both transports build their context here, so both authenticate the same way (src/auth).
   const createContext = async (transport: TransportContext): Promise<GraphQLContext> => ({
     prisma: db.prisma,
-    principal: (await auth.authenticate(transport)).principal,
+    // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
+    principal: transport.publicIntrospection ? null : (await auth.authenticate(transport)).principal,
     requestId: transport.requestId,
     logger,
     responseHeaders: transport.responseHeaders,
   });
 
-  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: auth.graphqlPlugins });
+  const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
+  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: auth.graphqlPlugins });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
@@ -67,6 +72,10 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   app.use(requestId);
   app.use(metrics.observe);
   app.use(accessLog(logger));
+  // JSON, pages and assets leave gzip- or brotli-compressed when the client accepts it (1 KiB and up).
+  app.use(compression());
+  const corsHandler = corsPolicy(config.CORS_ORIGINS);
+  if (corsHandler) app.use(corsHandler);
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', healthz);
@@ -76,6 +85,7 @@ export function createApp({ config, db, logger }: AppDependencies): App {
   const docs = createDocsHandlers(buildOpenApiDocument({ schema, operations, routes, config }));
   app.all('/openapi.json', docs.document);
   app.use('/docs', docs.site);
+  if (graphiql) app.use(GRAPHIQL_ASSETS_PATH, serveAssets(graphiql.assets));
 
   // The token endpoint reads its body itself (form or JSON) and answers in RFC 6749's format.
   app.all('/oauth/token', express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {

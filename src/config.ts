@@ -46,6 +46,15 @@ const environmentSchema = z.object({
   /** Worker processes serving requests (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.union([
+      z.literal('*'),
+      z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'each origin must be scheme://host[:port] with no path, e.g. https://app.example.com'),
+    ]))),
 });
 
 type ParsedEnvironment = z.infer<typeof environmentSchema>;

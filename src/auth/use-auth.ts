@@ -9,6 +9,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { findAppError, toGraphQLError } from '../errors.ts';
+import { isPureIntrospection, isPureIntrospectionQuery } from '../graphql/public-introspection.ts';
 import type { TransportContext } from '../graphql/yoga.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { Authentication, AuthenticationRequest } from './authenticate.ts';
@@ -20,7 +21,12 @@ export type AuthPlugin = Plugin<GraphQLContext & TransportContext>;
 
 export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin {
   return {
-    async onParams({ context }) {
+    async onParams({ context, params }) {
+      // The schema is public: GraphiQL loads it before a token has been pasted.
+      if (isPureIntrospectionQuery(params.query)) {
+        (context as TransportContext).publicIntrospection = true;
+        return;
+      }
       // The yoga server context is the transport object app.ts passed in; the context factory
       // receives the same object, so it reuses this result.
       await authenticate(context as TransportContext);
@@ -31,7 +37,8 @@ export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin
 export function usePermissions(): AuthPlugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const context = args.contextValue as Partial<GraphQLContext>;
+      const context = args.contextValue as Partial<GraphQLContext & TransportContext>;
+      if (context.publicIntrospection && isPureIntrospection(args.document)) return;
       try {
         authorizeOperation(args.document, context.principal ?? null, {
           variables: args.variableValues ?? {},
