@@ -28,6 +28,8 @@ const environmentSchema = z.object({
   /** Load the bundled demo data set when the database has no entities. */
   LOAD_DEMO_DATA: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: human-readable lines; `json`: one JSON object a line; `auto`: pretty on a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   GRAPHIQL: booleanFlag.default(true),
   /** Lifetime of issued access tokens, in seconds. */
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),

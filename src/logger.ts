@@ -1,8 +1,10 @@
 /**
- * Structured logs (pino). Secrets never reach a log line: the redaction list covers every place a
+ * Structured logs (pino): JSON lines for machines, or human-readable lines (pino-pretty, in-process so
+ * no line is lost at exit) when `pretty` is set, which main.ts does on a terminal. Secrets never reach a log line: the redaction list covers every place a
  * credential can sit in what we log (headers, bodies of the token and key endpoints).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -30,7 +32,17 @@ export const REDACTED_PATHS = [
   '*.private_jwk',
 ];
 
-export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
+export interface LoggerOptions {
+  level: string;
+  destination?: DestinationStream;
+  /** Human-readable lines (colours, local time) on `destination` or stdout, instead of JSON. */
+  pretty?: boolean;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.pretty
+    ? PinoPretty({ destination: options.destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    : options.destination;
   return pino(
     {
       level: options.level,
@@ -38,6 +50,6 @@ export function createLogger(options: { level: string; destination?: Destination
       base: { service: 'venture-data-api' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination,
+    destination,
   );
 }
