@@ -1,8 +1,9 @@
 /** Binds the pure REST handler to express. The only REST file that knows express exists. */
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, toErrorEnvelope } from '../errors.ts';
+import { sendCsvExport, wantsCsv } from './csv-export.ts';
 import type { RestRequest, QueryValue } from './request.ts';
-import type { RestResponse } from './handler.ts';
+import type { RestHandler, RestResponse } from './handler.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -22,7 +23,8 @@ function toRestRequest(req: Request, requestId: string): RestRequest {
   return {
     method: req.method,
     path: req.baseUrl + req.path,
-    query: req.query as Record<string, QueryValue>,
+    // A copy: the CSV export takes `format` out and pages through cursors on it.
+    query: { ...(req.query as Record<string, QueryValue>) },
     body: req.body,
     requestId,
     header: (name) => req.get(name),
@@ -31,7 +33,7 @@ function toRestRequest(req: Request, requestId: string): RestRequest {
 }
 
 /** `/api/*`: JSON bodies only (1 MiB at most), then the handler. */
-export function restRouter(handle: (request: RestRequest) => Promise<RestResponse>): Router {
+export function restRouter(handle: RestHandler): Router {
   const router = express.Router();
   router.use((req, res, next) => {
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
@@ -46,6 +48,17 @@ export function restRouter(handle: (request: RestRequest) => Promise<RestRespons
   router.use(express.json({ limit: BODY_LIMIT, strict: false }));
   router.use(async (req, res) => {
     const request = toRestRequest(req, res.locals.requestId as string);
+    try {
+      if (wantsCsv(req, request.query)) {
+        await sendCsvExport(request, res, handle, (response) => sendResponse(res, response));
+        res.locals.endpoint = request.endpoint;
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof AppError) || res.headersSent) throw error;
+      sendError(res, error);
+      return;
+    }
     const response = await handle(request);
     res.locals.endpoint = request.endpoint;
     sendResponse(res, response);
