@@ -2,6 +2,7 @@
  * The composition root: wires configuration, database, GraphQL and REST into one express app.
  * Everything a request touches is created here and handed down; nothing reaches for globals.
  */
+import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
@@ -11,9 +12,12 @@ import { databaseUnavailable, isDatabaseUnavailable } from './db/unavailable.ts'
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
+import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
-import { createDocsHandlers } from './http/docs.ts';
+import { corsPolicy } from './http/cors.ts';
+import { createDocsHandlers, serveAssets } from './http/docs.ts';
+import { frontDoor } from './http/front-door.ts';
 import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
@@ -49,7 +53,8 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   // Both transports build their context here, so both authenticate the same way (src/auth).
   const createContext = async (transport: TransportContext): Promise<GraphQLContext> => ({
     prisma: db.prisma,
-    principal: (await auth.authenticate(transport)).principal,
+    // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
+    principal: transport.publicIntrospection ? null : (await auth.authenticate(transport)).principal,
     requestId: transport.requestId,
     logger,
     responseHeaders: transport.responseHeaders,
@@ -57,7 +62,8 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     exactTotalLimit: config.EXACT_TOTAL_LIMIT,
   });
 
-  const graphql = createGraphQLServer({ schema, logger, graphiql: config.GRAPHIQL, createContext, plugins: [useAuthenticateFirst(auth.authenticate), usePermissions()] });
+  const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
+  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [useAuthenticateFirst(auth.authenticate), usePermissions()] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
@@ -83,6 +89,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   app.use(metrics.observe);
   if (config.USAGE_COUNTING) app.use(countRequests(usage));
   app.use(accessLog(logger));
+  // JSON, pages and assets leave gzip- or brotli-compressed when the client accepts it (1 KiB and up).
+  app.use(compression());
+  const corsHandler = corsPolicy(config.CORS_ORIGINS);
+  if (corsHandler) app.use(corsHandler);
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', healthz);
@@ -92,6 +102,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   const docs = createDocsHandlers(buildOpenApiDocument({ schema, operations, routes, config }));
   app.all('/openapi.json', docs.document);
   app.use('/docs', docs.site);
+  if (graphiql) app.use(GRAPHIQL_ASSETS_PATH, serveAssets(graphiql.assets));
 
   // The token endpoint reads its body itself (form or JSON) and answers in RFC 6749's format.
   app.all('/oauth/token', express.raw({ type: () => true, limit: BODY_LIMIT }), async (req, res) => {
@@ -102,7 +113,8 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     }));
   });
   app.all('/.well-known/jwks.json', async (req, res) => sendResponse(res, await auth.jwks(req.method)));
-  app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.openIdConfiguration(req.method)));
+  app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.discovery('openid', req.method)));
+  app.all('/.well-known/oauth-authorization-server', (req, res) => sendResponse(res, auth.discovery('oauth', req.method)));
 
   // JSON bodies are read here, with the 1 MiB limit however they are sent (chunked too); yoga takes
   // the parsed body as it is.
@@ -122,6 +134,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   });
 
   app.use('/api', restRouter(handleRest));
+  app.all('/', frontDoor(config.PUBLIC_URL, config.GRAPHIQL));
 
   app.use((req, res) => {
     sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.path}`));

@@ -35,6 +35,8 @@ const environmentSchema = z.object({
   /** Load the bundled demo data set when the database has no entities. */
   LOAD_DEMO_DATA: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: human-readable lines; `json`: one JSON object a line; `auto`: pretty on a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   GRAPHIQL: booleanFlag.default(true),
   /** Lifetime of issued access tokens, in seconds. */
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(86_400),
@@ -60,6 +62,15 @@ const environmentSchema = z.object({
   USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(4_000).default(1_000),
   /** `false` turns usage counting off: for measuring what counting costs (bench/), not for service. */
   USAGE_COUNTING: booleanFlag.default(true),
+  /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.union([
+      z.literal('*'),
+      z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'each origin must be scheme://host[:port] with no path, e.g. https://app.example.com'),
+    ]))),
 });
 
 type ParsedEnvironment = z.infer<typeof environmentSchema>;

@@ -1,9 +1,11 @@
 /**
- * Structured logs (pino). Secrets never reach a log line: the redaction list covers every place a
+ * Structured logs (pino): JSON lines for machines, or human-readable lines (pino-pretty, in-process so
+ * no line is lost at exit) when `pretty` is set, which main.ts does on a terminal. Secrets never reach a log line: the redaction list covers every place a
  * credential can sit in what we log (headers, bodies of the token and key endpoints).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -37,7 +39,17 @@ export const REDACTED_PATHS = [
  */
 export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
-export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
+export interface LoggerOptions {
+  level: string;
+  destination?: DestinationStream;
+  /** Human-readable lines (colours, local time) on `destination` or stdout, instead of JSON. */
+  pretty?: boolean;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.pretty
+    ? PinoPretty({ destination: options.destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    : options.destination;
   return pino(
     {
       level: options.level,
@@ -49,6 +61,6 @@ export function createLogger(options: { level: string; destination?: Destination
       base: { service: 'venture-data-api' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination,
+    destination,
   );
 }

@@ -7,7 +7,6 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseOptions, openDatabase, type Database } from './db/client.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
@@ -27,17 +26,29 @@ function readConfig(): Config {
   }
 }
 
+/** Human-readable lines on a terminal, JSON for log collectors (LOG_FORMAT overrides). */
+const prettyLogs = (config: Config): boolean =>
+  config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && Boolean(process.stdout.isTTY));
+
+/** Where the data lives, for the log: never the connection string (it may hold a password). */
+const databaseLabel = (config: Config): string =>
+  config.DATABASE_URL ? `PostgreSQL at ${new URL(config.DATABASE_URL).host}` : `embedded PGlite in ${config.DATA_DIR}`;
+
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, pretty: prettyLogs(config) });
   if (cluster.isWorker) {
     await serve(config, await openDatabase(databaseOptions(config)), logger.child({ worker: cluster.worker?.id }));
     return;
   }
 
+  // Each step is logged as it starts, so a slow one (the first demo load takes a while) is visible.
+  logger.info({ node: process.version, pid: process.pid }, 'starting');
+  logger.info({ database: databaseLabel(config) }, 'opening the database');
   const db = await openDatabase(databaseOptions(config));
+  logger.info('applying migrations');
   const applied = await migrate(db.sql);
-  if (applied.length) logger.info({ applied }, 'applied migrations');
+  logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
   await prepareDatabase({ config, db, logger });
 
   const workers = db.kind === 'pglite' ? 1 : config.WEB_CONCURRENCY;
@@ -53,6 +64,9 @@ async function main(): Promise<void> {
 }
 
 async function serve(config: Config, db: Database, logger: Logger): Promise<void> {
+  logger.info('building the API: GraphQL schema, REST routes, OpenAPI document');
+  // Loaded here rather than at the top, so the first log lines appear before this large module graph loads.
+  const { createApp } = await import('./app.ts');
   const app = createApp({ config, db, logger });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info(

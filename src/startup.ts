@@ -17,10 +17,13 @@ export interface StartupDependencies {
 
 export async function prepareDatabase({ config, db, logger }: StartupDependencies): Promise<void> {
   // Generated on the first start (or taken from SIGNING_KEY_JWK), before the first token is asked for.
+  logger.info('checking the token signing key and the administrator key');
   await ensureSigningKey(db.sql, config);
   await ensureFirstAdministrator({ config, db, logger });
   if (config.LOAD_DEMO_DATA) {
+    logger.info('checking for data (LOAD_DEMO_DATA=false skips this)');
     const { loadDemoDataIfEmpty } = await import('./data/demo.ts');
-    await loadDemoDataIfEmpty(db, logger);
+    const result = await loadDemoDataIfEmpty(db, logger);
+    if (result.skipped === 'database has data') logger.info('the database holds data: the demo data set is not loaded');
   }
 }

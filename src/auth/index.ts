@@ -16,14 +16,15 @@ import { createTokenEndpoint, type TokenHttpRequest, type TokenHttpResponse } fr
 import { createTokenGuard } from './token-guard.ts';
 import { withVerificationCache } from './verification-cache.ts';
 import { createTokenVerifier } from './verify.ts';
-import { jwksResponse, openIdConfigurationResponse } from './well-known.ts';
+import { discoveryResponse, jwksResponse } from './well-known.ts';
 
 export interface Auth {
   /** Authenticates a request once; later calls for the same request object share the result. */
   authenticate(request: AuthenticationRequest): Promise<Authentication>;
   tokenEndpoint(request: TokenHttpRequest): Promise<TokenHttpResponse>;
   jwks(method: string): Promise<TokenHttpResponse>;
-  openIdConfiguration(method: string): TokenHttpResponse;
+  /** OpenID Discovery (`openid`) or RFC 8414 metadata (`oauth`). */
+  discovery(kind: 'openid' | 'oauth', method: string): TokenHttpResponse;
   readonly keys: SigningKeyStore;
   close(): Promise<void>;
 }
@@ -83,7 +84,7 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
     authenticate,
     tokenEndpoint: createTokenEndpoint({ config, sql, keys, keyStatus, guard, logger }),
     jwks: (method) => jwksResponse(keys, method),
-    openIdConfiguration: (method) => openIdConfigurationResponse(config, method),
+    discovery: (kind, method) => discoveryResponse(config, kind, method),
     keys,
     close: async () => {
       await keyStatus.close();

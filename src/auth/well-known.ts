@@ -1,7 +1,7 @@
 /**
  * `/.well-known/jwks.json` (public keys only: active keys and retired ones until their tokens expire)
- * and `/.well-known/openid-configuration` (so OAuth/OIDC client libraries can discover the token
- * endpoint and the keys). Pure functions returning `[body, init]`; app.ts binds them.
+ * `/.well-known/openid-configuration` and `/.well-known/oauth-authorization-server` (so OAuth/OIDC
+ * client libraries can discover the token endpoint and the keys). Pure functions returning `[body, init]`; app.ts binds them.
  */
 import type { Config } from '../config.ts';
 import type { SigningKeyStore } from './key-store.ts';
@@ -26,24 +26,42 @@ export async function jwksResponse(keys: SigningKeyStore, method: string): Promi
   return [await keys.publicJwks(), { status: 200, headers: { 'Cache-Control': 'public, max-age=300' } }];
 }
 
-export function openIdConfiguration(config: Config): Record<string, unknown> {
+/**
+ * RFC 8414 authorization server metadata. Only the client-credentials grant exists: there is no
+ * authorization endpoint, so `response_types_supported` (a member both RFC 8414 and OpenID Discovery
+ * require) is empty rather than naming a flow nobody can use.
+ */
+export function authorizationServerMetadata(config: Config): Record<string, unknown> {
   return {
     issuer: config.PUBLIC_URL,
     jwks_uri: `${config.PUBLIC_URL}/.well-known/jwks.json`,
     token_endpoint: `${config.PUBLIC_URL}/oauth/token`,
     grant_types_supported: ['client_credentials'],
     token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-    response_types_supported: ['token'],
-    subject_types_supported: ['public'],
+    response_types_supported: [],
     scopes_supported: [...PERMISSIONS],
+  };
+}
+
+/** OpenID Discovery: the same metadata plus the members OpenID clients look for. */
+export function openIdConfiguration(config: Config): Record<string, unknown> {
+  return {
+    ...authorizationServerMetadata(config),
+    subject_types_supported: ['public'],
     claims_supported: ['iss', 'sub', 'aud', 'iat', 'exp', 'jti', 'permissions', 'org_id', 'gty'],
     id_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
     access_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
   };
 }
 
-export function openIdConfigurationResponse(config: Config, method: string): TokenHttpResponse {
-  const refused = methodNotAllowed(method, '/.well-known/openid-configuration');
+export const DISCOVERY_PATHS = {
+  openid: '/.well-known/openid-configuration',
+  oauth: '/.well-known/oauth-authorization-server',
+} as const;
+
+export function discoveryResponse(config: Config, kind: keyof typeof DISCOVERY_PATHS, method: string): TokenHttpResponse {
+  const refused = methodNotAllowed(method, DISCOVERY_PATHS[kind]);
   if (refused) return refused;
-  return [openIdConfiguration(config), { status: 200, headers: { 'Cache-Control': 'public, max-age=3600' } }];
+  const body = kind === 'openid' ? openIdConfiguration(config) : authorizationServerMetadata(config);
+  return [body, { status: 200, headers: { 'Cache-Control': 'public, max-age=3600' } }];
 }

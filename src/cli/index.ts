@@ -31,15 +31,28 @@ function usage(): string {
     'Usage: npm run cli -- <command> [options]',
     '',
     ...COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    '',
+    'Run `npm run cli -- <command> --help` for one command.',
   ].join('\n');
 }
 
+const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  // Asking for help is a success: printed on stdout, exit 0, before any configuration is read.
+  if (name === undefined || HELP_FLAGS.has(name)) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    process.stderr.write(`${name ? `Unknown command: ${name}\n\n` : ''}${usage()}\n`);
-    return name ? 64 : 0;
+    process.stderr.write(`Unknown command: ${name}\n\n${usage()}\n`);
+    return 64;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`Usage: npm run cli -- ${command.usage}\n\n${command.summary}\n`);
+    return 0;
   }
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database, SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import { importDirectory, type ImportCounts } from './import/index.ts';
+import { importDirectory, type ImportCounts, type ImportProgress } from './import/index.ts';
 import type { SqlTx } from './sql/unnest.ts';
 
 export const DEMO_DATA_DIR = fileURLToPath(new URL('../../prisma/demo', import.meta.url));
@@ -16,6 +16,8 @@ const DEMO_LOCK_KEY = 727_011_522;
 
 export interface DemoLoadResult {
   loaded: boolean;
+  /** Why nothing was loaded. */
+  skipped?: 'database has data' | 'no demo data set';
   counts?: ImportCounts;
   durationMs?: number;
 }
@@ -32,19 +34,33 @@ export async function loadDemoDataIfEmpty(
 ): Promise<DemoLoadResult> {
   if (!existsSync(dir)) {
     logger.warn({ dir }, 'demo data set not found: starting with an empty database');
-    return { loaded: false };
+    return { loaded: false, skipped: 'no demo data set' };
   }
   return db.sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_LOCK_KEY]);
     const [row] = await tx.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM entities) AS present');
-    if (row?.present) return { loaded: false };
+    if (row?.present) return { loaded: false, skipped: 'database has data' };
     const started = performance.now();
     logger.info({ dir }, 'database is empty: loading the demo data set');
-    const counts = await importDirectory({ sql: withinTransaction(tx) }, dir);
+    const counts = await importDirectory({ sql: withinTransaction(tx) }, dir, { onProgress: progressLog(logger) });
     const durationMs = Math.round(performance.now() - started);
     logger.info({ counts, durationMs }, 'demo data set loaded');
     return { loaded: true, counts, durationMs };
   });
+}
+
+const PROGRESS_INTERVAL_MS = 2000;
+
+/** Progress of the load as log lines: each file when done, and within a file at most every 2 s. */
+function progressLog(logger: Pick<Logger, 'info'>): (progress: ImportProgress) => void {
+  let last = Date.now();
+  return ({ file, records, bytesRead, totalBytes, done }) => {
+    const now = Date.now();
+    if (!done && now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    const percent = totalBytes > 0 ? Math.floor((bytesRead / totalBytes) * 100) : 100;
+    logger.info({ file, records, percent }, done ? `demo data: ${file} loaded (${records} records)` : `demo data: ${file} ${percent}%`);
+  };
 }
 
 /** A SqlClient whose transactions are the enclosing one, so the importer's per-file steps join it. */

@@ -11,6 +11,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Authentication, AuthenticationRequest } from '../auth/authenticate.ts';
 import { authorizeOperation } from '../auth/authorize.ts';
 import { findAppError, toGraphQLError } from '../errors.ts';
+import { isPureIntrospection, isPureIntrospectionQuery } from './public-introspection.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
@@ -20,7 +21,12 @@ export type AuthPlugin = Plugin<GraphQLContext & TransportContext>;
 
 export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin {
   return {
-    async onParams({ context }) {
+    async onParams({ context, params }) {
+      // The schema is public: GraphiQL loads it before a token has been pasted.
+      if (isPureIntrospectionQuery(params.query)) {
+        (context as TransportContext).publicIntrospection = true;
+        return;
+      }
       // The yoga server context is the transport object app.ts passed in; the context factory
       // receives the same object, so it reuses this result.
       await authenticate(context as TransportContext);
@@ -31,7 +37,8 @@ export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin
 export function usePermissions(): AuthPlugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const context = args.contextValue as Partial<GraphQLContext>;
+      const context = args.contextValue as Partial<GraphQLContext & TransportContext>;
+      if (context.publicIntrospection && isPureIntrospection(args.document)) return;
       try {
         authorizeOperation(args.document, context.principal ?? null, {
           variables: args.variableValues ?? {},

@@ -3,12 +3,12 @@
  * prepared operations through the same envelop pipeline (run-operation.ts), so masking, context and
  * every plugin apply to both transports alike.
  */
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { Logger } from '../logger.ts';
+import type { GraphiQLSite } from './graphiql-page.ts';
 import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
 import { useArmor } from './use-armor.ts';
 
@@ -24,6 +24,8 @@ export interface TransportContext {
   responseHeaders: Headers;
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
+  /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
+  publicIntrospection?: boolean;
 }
 
 export type ContextFactory = (transport: TransportContext) => Promise<GraphQLContext> | GraphQLContext;
@@ -33,7 +35,8 @@ export type GraphQLServer = YogaServerInstance<TransportContext, GraphQLContext>
 export interface GraphQLServerOptions {
   schema: GraphQLSchema;
   logger: Logger;
-  graphiql: boolean;
+  /** The GraphiQL page for browser GETs; undefined turns it off. */
+  graphiql: GraphiQLSite | undefined;
   createContext: ContextFactory;
   plugins?: Plugin<GraphQLContext & TransportContext>[];
 }
@@ -44,10 +47,13 @@ const GRAPHIQL_HEADERS = JSON.stringify(
   2,
 );
 
-/** An empty icon: the renderer's default points at an external host. */
-const GRAPHIQL_FAVICON = 'data:,';
-
-const GRAPHIQL_QUERY = `# Set the Authorization and X-Client-Id headers below, then run:
+const GRAPHIQL_QUERY = `# Welcome to the Venture Data API.
+#
+# The Docs panel (book icon, top left) and autocompletion work without a token.
+# To run queries, paste your access token into the Headers tab below this
+# editor: replace <access token> and <client id> (the client id the token was
+# issued to). Get a token with POST /oauth/token (see /docs, "auth").
+# Then press the run button (or Ctrl-Enter):
 {
   entities(filter: "name[contains]:airbnb", limit: 2) {
     data { id name hq_country tags { name } founders { name } }
@@ -70,9 +76,8 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     graphiql: options.graphiql
       ? { title: 'Venture Data API', defaultQuery: GRAPHIQL_QUERY, headers: GRAPHIQL_HEADERS, shouldPersistHeaders: true }
       : false,
-    // GraphiQL's assets come inlined from the package, not from a CDN: the page works on networks
-    // that cannot reach the internet, as a self-hosted service must.
-    renderGraphiQL: (graphiql) => renderGraphiQL({ ...graphiql, favicon: GRAPHIQL_FAVICON }),
+    // GraphiQL's assets come from the package via our own origin, not from a CDN (graphiql-page.ts).
+    renderGraphiQL: (graphiql) => options.graphiql!.render(graphiql ?? {}),
     context: (initial) => options.createContext(initial),
   });
 }

@@ -40,6 +40,23 @@ function sendAsset(res: Response, asset: DocsAsset, next: NextFunction): void {
   });
 }
 
+/**
+ * Versioned static assets by file name (`app.use(prefix, serveAssets(...))`): GET and HEAD only,
+ * cached for a year as immutable, since a new version has a new URL.
+ */
+export function serveAssets(assets: ReadonlyMap<string, DocsAsset>): RequestHandler {
+  return (req, res, next) => {
+    const name = /^\/([\w.-]+)$/.exec(req.path)?.[1];
+    const asset = name === undefined ? undefined : assets.get(name);
+    if (!asset) {
+      sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.baseUrl}${req.path}`));
+      return;
+    }
+    if (refusedMethod(req, res)) return;
+    sendAsset(res, asset, next);
+  };
+}
+
 export function createDocsHandlers(openApi: OpenApiDocument): DocsHandlers {
   // Built once: the document only changes with a new deployment.
   const json = JSON.stringify(openApi);

@@ -9,6 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.ts';
 import type { PreparedOperations } from '../rest/operations.ts';
 import type { HttpMethod, Route } from '../rest/routes.ts';
+import { selectableRecordFragment, withSelectableFields } from './field-selection.ts';
 import { FIXED_SCHEMAS, fixedPaths } from './fixed-paths.ts';
 import { scopeDescriptions } from './permissions.ts';
 import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
@@ -52,16 +53,24 @@ function restPaths({ schema, operations, routes }: OpenApiSources): RestPaths {
   const paths: Record<string, PathItem> = {};
   const usedBy = new Map<string, string[]>();
   const schemas = new Map<string, JsonSchema>();
+  const selectable = new Set<string>();
   for (const route of routes) {
     const document = operations.get(route.operation);
     if (!document) throw new Error(`OpenAPI: route ${route.id} names unknown operation ${route.operation}`);
     const { operation, permission } = routeOperation(route, document, schema, schemas);
+    const fragment = selectableRecordFragment(document);
+    if (fragment) selectable.add(fragment);
     (paths[route.path] ??= {})[VERBS[route.method]] = operation;
     for (const name of permission.permissions) usedBy.set(name, [...(usedBy.get(name) ?? []), `${route.method} ${route.path}`]);
   }
   for (const [path, item] of Object.entries(paths)) {
     const allow = routes.filter((route) => route.path === path).map((route) => route.method).join(', ');
     item.description = `Other methods: 405 \`METHOD_NOT_ALLOWED\` with \`Allow: ${allow}\`.`;
+  }
+  // After every route: the components are compared across routes while they are built.
+  for (const name of selectable) {
+    const record = schemas.get(name);
+    if (record) schemas.set(name, withSelectableFields(record));
   }
   return { paths, usedBy, schemas };
 }

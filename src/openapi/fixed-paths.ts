@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import type { OAuthErrorCode } from '../auth/token-request.ts';
-import { openIdConfiguration } from '../auth/well-known.ts';
+import { authorizationServerMetadata, openIdConfiguration } from '../auth/well-known.ts';
 import { componentRef, exactObject, schemaOfValue } from './schema-helpers.ts';
 import type { JsonSchema, JsonValue, PathItem, Reference, ResponseObject } from './types.ts';
 
@@ -105,6 +105,7 @@ function getPath(operationId: string, tag: string, description: string, response
 
 export function fixedPaths(config: Config): Record<string, PathItem> {
   const discovery = openIdConfiguration(config) as { [key: string]: JsonValue };
+  const metadata = authorizationServerMetadata(config) as { [key: string]: JsonValue };
   return {
     '/oauth/token': tokenPath(),
     '/.well-known/jwks.json': getPath('jwks', 'auth', 'The public keys that verify access tokens.', {
@@ -113,6 +114,9 @@ export function fixedPaths(config: Config): Record<string, PathItem> {
     '/.well-known/openid-configuration': getPath('openidConfiguration', 'auth', 'Discovery for OAuth and OpenID clients.', {
       // Described from the document the service really serves (src/auth/well-known.ts).
       200: { description: 'The configuration', content: { 'application/json': { schema: schemaOfValue(discovery), example: discovery } } },
+    }),
+    '/.well-known/oauth-authorization-server': getPath('oauthAuthorizationServer', 'auth', 'RFC 8414 authorization server metadata.', {
+      200: { description: 'The metadata', content: { 'application/json': { schema: schemaOfValue(metadata), example: metadata } } },
     }),
     '/healthz': getPath('healthz', 'operations', 'Liveness: the process answers.', {
       200: jsonResponse('`{"status": "ok"}`', 'Status'),

@@ -12,6 +12,17 @@ import type { SelectionWalker } from './schemas-from-graphql.ts';
 import type { HeaderObject, JsonSchema, Reference, ResponseObject } from './types.ts';
 
 const JSON_TYPE = 'application/json';
+const CSV_TYPE = 'text/csv';
+const CSV_TEXT = 'With `format=csv` or `Accept: text/csv`: every matching record (all pages), a header row, nested values as JSON';
+
+/** `format=csv`: the list as CSV (or send `Accept: text/csv`). */
+export const FORMAT_PARAMETER = {
+  name: 'format',
+  in: 'query' as const,
+  required: false,
+  schema: { type: 'string' as const, enum: ['json', 'csv'], default: 'json' },
+  description: '`csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`.',
+};
 
 const headerRef = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
 
@@ -125,7 +136,10 @@ export function successResponse(route: Route, shape: OperationShape, walker: Sel
   }
   const schema = envelopeSchema(shape, walker);
   const description = status === '201' ? 'Created' : (SUCCESS_TEXT[shape.key] ?? 'Done');
-  return [status, { description, headers, ...(schema ? { content: { [JSON_TYPE]: { schema } } } : {}) }];
+  const content: Record<string, { schema: JsonSchema }> = schema ? { [JSON_TYPE]: { schema } } : {};
+  // Every GET list also exports as CSV (src/rest/csv-export.ts): all pages, one header row.
+  if (shape.key === 'list' && route.method === 'GET') content[CSV_TYPE] = { schema: { type: 'string', description: CSV_TEXT } };
+  return [status, { description, headers, ...(Object.keys(content).length ? { content } : {}) }];
 }
 
 /** `{data, page}` for lists, `{data}` for one record or a short list (src/rest/envelope.ts). */

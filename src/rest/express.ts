@@ -1,8 +1,9 @@
 /** Binds the pure REST handler to express. The only REST file that knows express exists. */
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, toErrorEnvelope } from '../errors.ts';
+import { sendCsvExport, wantsCsv } from './csv-export.ts';
 import type { RestRequest, QueryValue } from './request.ts';
-import type { RestResponse } from './handler.ts';
+import type { RestHandler, RestResponse } from './handler.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -22,7 +23,8 @@ function toRestRequest(req: Request, res: Response): RestRequest {
   return {
     method: req.method,
     path: req.baseUrl + req.path,
-    query: req.query as Record<string, QueryValue>,
+    // A copy: the CSV export takes `format` out and pages through cursors on it.
+    query: { ...(req.query as Record<string, QueryValue>) },
     body: req.body,
     requestId: res.locals.requestId as string,
     header: (name) => req.get(name),
@@ -41,7 +43,7 @@ function toRestRequest(req: Request, res: Response): RestRequest {
 }
 
 /** `/api/*`: JSON bodies only (1 MiB at most), then the handler. */
-export function restRouter(handle: (request: RestRequest) => Promise<RestResponse>): Router {
+export function restRouter(handle: RestHandler): Router {
   const router = express.Router();
   router.use((req, res, next) => {
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
@@ -55,7 +57,18 @@ export function restRouter(handle: (request: RestRequest) => Promise<RestRespons
   });
   router.use(express.json({ limit: BODY_LIMIT, strict: false }));
   router.use(async (req, res) => {
-    sendResponse(res, await handle(toRestRequest(req, res)));
+    const request = toRestRequest(req, res);
+    try {
+      if (wantsCsv(req, request.query)) {
+        await sendCsvExport(request, res, handle, (response) => sendResponse(res, response));
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof AppError) || res.headersSent) throw error;
+      sendError(res, error);
+      return;
+    }
+    sendResponse(res, await handle(request));
   });
   return router;
 }

@@ -61,20 +61,28 @@ export interface RestHandlerOptions {
   onUnexpectedError(error: unknown, request: RestRequest): void;
 }
 
-export function createRestHandler(options: RestHandlerOptions): (request: RestRequest) => Promise<RestResponse> {
+export type RestHandler = ((request: RestRequest) => Promise<RestResponse>) & {
+  /** The record fields of the route a request matches, in record order (what `fields=` picks from). */
+  recordFields(request: Pick<RestRequest, 'method' | 'path'>): readonly string[];
+};
+
+export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const compiled: CompiledRoute[] = options.routes.map((route) => {
     const document = options.operations.get(route.operation);
     if (!document) throw new Error(`Route ${route.id} names unknown operation ${route.operation}`);
     return { route, ...compilePath(route.path), document, fields: recordFieldNames(document) };
   });
 
-  return async (request) => {
+  const handle = async (request: RestRequest): Promise<RestResponse> => {
     const [body, init] = await dispatchSafely(compiled, options, request);
     request.responseHeaders.forEach((value, name) => {
       init.headers[name] ??= value;
     });
     return [body, init];
   };
+  const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
+    compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
+  return Object.assign(handle, { recordFields });
 }
 
 async function dispatchSafely(compiled: CompiledRoute[], options: RestHandlerOptions, request: RestRequest): Promise<RestResponse> {

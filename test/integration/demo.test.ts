@@ -77,8 +77,8 @@ describe('loadDemoDataIfEmpty', () => {
   });
 
   it('does nothing when the database already holds entities, or when the files are missing', async () => {
-    expect(await loadDemoDataIfEmpty(db, logger as never)).toEqual({ loaded: false });
-    expect(await loadDemoDataIfEmpty(db, logger as never, '/nonexistent/demo')).toEqual({ loaded: false });
+    expect(await loadDemoDataIfEmpty(db, logger as never)).toEqual({ loaded: false, skipped: 'database has data' });
+    expect(await loadDemoDataIfEmpty(db, logger as never, '/nonexistent/demo')).toEqual({ loaded: false, skipped: 'no demo data set' });
     expect(logs.at(-1)?.message).toMatch(/not found/);
   });
 });
