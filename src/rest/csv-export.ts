@@ -57,8 +57,9 @@ export async function sendCsvExport(
   sendJson: (response: RestResponse) => void,
 ): Promise<void> {
   if (request.method !== 'GET') throw notAList('CSV export is for GET requests of lists');
+  // The first page as asked (a record route must not be handed a `limit` it does not take); the
+  // following pages, by cursor, are large unless the client chose a size.
   const base: Record<string, QueryValue> = { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE };
-  request.query = base;
   const response = await handle(request);
   const [body, init] = response;
   if (init.status !== 200) {
