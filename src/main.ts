@@ -5,7 +5,7 @@
  * that many workers sharing the port (node:cluster), so every core serves requests.
  */
 import cluster from 'node:cluster';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseOptions, openDatabase, type Database } from './db/client.ts';
@@ -68,17 +68,29 @@ async function serve(config: Config, db: Database, logger: Logger): Promise<void
   // Loaded here rather than at the top, so the first log lines appear before this large module graph loads.
   const { createApp } = await import('./app.ts');
   const app = createApp({ config, db, logger });
-  const server = app.listen(config.PORT, config.HOST, () => {
+  let stopping = false;
+  // While stopping, every response tells a keep-alive client to close its connection, so it reconnects
+  // to another instance instead of being served here until the deadline.
+  const server = createServer((req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    app(req, res);
+  });
+  server.listen(config.PORT, config.HOST, () => {
     logger.info(
       { url: config.PUBLIC_URL, port: (server.address() as AddressInfo).port, database: db.kind, graphiql: config.GRAPHIQL ? `${config.PUBLIC_URL}/graphql` : false },
       'listening',
     );
   });
-  onShutdownSignal(logger, async () => {
-    const forced = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+  onShutdownSignal(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+    stopping = true;
+    // In-flight requests get the timeout less a reserve for storing usage and closing the database;
+    // then their connections are cut.
+    const drainMs = Math.max(0, config.SHUTDOWN_TIMEOUT_MS - SHUTDOWN_RESERVE_MS);
+    const forced = setTimeout(() => server.closeAllConnections(), drainMs);
     forced.unref();
+    const closed = closeServer(server); // stops accepting; resolves when the last connection is gone
     server.closeIdleConnections();
-    await closeServer(server);
+    await closed;
     clearTimeout(forced);
     await app.usage.flush(); // every counted request is stored before the database closes
     await app.close();
@@ -94,7 +106,7 @@ function superviseWorkers(count: number, config: Config, logger: Logger): void {
     logger.error({ worker: worker.id, code, signal }, 'worker died; starting another');
     cluster.fork();
   });
-  onShutdownSignal(logger, async () => {
+  onShutdownSignal(logger, config.SHUTDOWN_TIMEOUT_MS + 6_000, async () => {
     stopping = true;
     const exits = Object.values(cluster.workers ?? {}).map(
       (worker) => new Promise<void>((resolve) => (worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()))),
@@ -112,12 +124,21 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
+/** What a stop keeps of SHUTDOWN_TIMEOUT_MS for after the requests: storing usage, closing the database. */
+const SHUTDOWN_RESERVE_MS = 1_000;
+
+function onShutdownSignal(logger: Logger, timeoutMs: number, stop: () => Promise<void>): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, timeoutMs }, 'shutting down');
+    // The promise to operators: the process is gone within the timeout, whatever is still running
+    // (a query still in the database is cancelled when its connection closes with the process).
+    setTimeout(() => {
+      logger.warn('shutdown timeout reached; exiting with work still running');
+      process.exit(0);
+    }, timeoutMs).unref();
     stop().then(
       () => {
         logger.info('stopped');
