@@ -26,8 +26,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
-          // Pure tests (no database) gain nothing from a second run.
-          exclude: ['test/unit/**', 'node_modules/**'],
+          // Pure tests (no database) gain nothing from a second run, nor do the browser tests (pages, not SQL).
+          exclude: ['test/unit/**', 'test/browser/**', 'node_modules/**'],
         },
       },
     ],
