@@ -26,8 +26,9 @@ export default defineConfig({
         test: {
           name: 'postgres',
           env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
-          // Pure tests (no database), and the embedded database's own lock, gain nothing from a second run.
-          exclude: ['test/unit/**', 'test/integration/data-dir-lock.test.ts', 'node_modules/**'],
+          // Pure tests (no database), the browser tests (pages, not SQL) and the embedded database's own
+          // lock gain nothing from a second run.
+          exclude: ['test/unit/**', 'test/browser/**', 'test/integration/data-dir-lock.test.ts', 'node_modules/**'],
         },
       },
     ],
