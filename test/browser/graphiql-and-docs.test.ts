@@ -51,7 +51,7 @@ async function replaceEditorText(page: Page, editor: string, text: string): Prom
 
 describe.runIf(hasBrowser)('GraphiQL in Chromium', () => {
   it('shows the schema docs without a token, then runs a query once the token is pasted', async () => {
-    // Name search lands separately; an exact name filter finds the entity meanwhile.
+    // A search by part of a name, in another case, as a person types it.
     const entity = ((await (await auth.fetch('/api/entities?limit=1&sort=name')).json()) as { data: { id: number; name: string }[] }).data[0]!;
     const page = await openPage();
     await page.goto(`${app.url}/graphql`);
@@ -67,14 +67,17 @@ describe.runIf(hasBrowser)('GraphiQL in Chromium', () => {
     // Paste the token into the Headers tab, as the default query tells the user to.
     await page.getByRole('button', { name: /^Headers$/ }).click();
     await replaceEditorText(page, '.monaco-editor[data-uri*="headers"]', JSON.stringify({ Authorization: `Bearer ${auth.token}`, 'X-Client-Id': auth.clientId }));
-    const query = `{ entities(filter: ${JSON.stringify(`name:${JSON.stringify(entity.name)}`)}, limit: 5) { data { id name } } }`;
+    const part = entity.name.slice(0, Math.max(3, Math.ceil(entity.name.length / 2))).toUpperCase();
+    const query = `{ entities(filter: ${JSON.stringify(`name[contains]:${JSON.stringify(part)}`)}, limit: 5) { data { id name } } }`;
     await replaceEditorText(page, '.graphiql-query-editor .monaco-editor', query);
     await page.getByRole('button', { name: /Execute query/i }).click();
 
     // Monaco renders spaces as no-break spaces; compare the text as a reader sees it.
     const result = async () => ((await page.getByLabel('Result Window', { exact: true }).textContent()) ?? '').replace(/\s+/g, ' ');
-    await expect.poll(result, { timeout: 30_000 }).toContain(`"id": ${entity.id},`);
-    expect(await result()).toContain(`"name": ${JSON.stringify(entity.name)}`);
+    await expect.poll(result, { timeout: 30_000 }).toContain('"data"');
+    const names = [...(await result()).matchAll(/"name": "([^"]*)"/g)].map((match) => match[1]!);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name.toUpperCase()).toContain(part);
     expect(await result()).not.toContain('"errors"');
     await page.close();
   }, 120_000);
