@@ -67,3 +67,10 @@ it('logs and counts a request the client abandoned, as 499', async () => {
   const metrics = await (await app.fetch('/metrics')).text();
   expect(metrics).toMatch(/http_request_duration_seconds_count\{endpoint="GET \/api\/entities",status="499"\} 1/);
 });
+
+it('counts a successful /graphql request under its own endpoint in /metrics, not as unmatched', async () => {
+  const { status } = await auth.graphql('{ entities(limit: 1) { data { id } } }');
+  expect(status).toBe(200);
+  const metrics = await (await app.fetch('/metrics')).text();
+  expect(metrics).toMatch(/http_request_duration_seconds_count\{endpoint="POST \/graphql",status="200"\} [1-9]/);
+});
