@@ -24,7 +24,10 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
   return result.data;
 }
 
-/** GraphQL passes absent optional arguments as undefined and may pass null: both mean "not given" for a patch. */
+/**
+ * The arguments a GraphQL client gave: absent ones are dropped, an explicit null stays and is refused
+ * by the schema (no management field can be set to null).
+ */
 export function givenArguments(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
 }
