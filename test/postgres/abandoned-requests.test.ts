@@ -1,0 +1,71 @@
+// Ten slow requests their clients abandon must not take the pool with them: while they are stuck
+// (behind a lock another session holds), /readyz and /oauth/token keep answering, and once the
+// statement timeout has cancelled them the API serves again, with the pool intact.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/client.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, createTestApiKey, type TestCredentials } from '../helpers/auth.ts';
+import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
+
+const POOL_SIZE = 3;
+const STATEMENT_TIMEOUT_MS = 1_000;
+
+let direct: TestDatabase;
+let app: TestApp;
+let auth: TestCredentials;
+let key: { client_id: string; client_secret: string };
+
+beforeAll(async () => {
+  direct = await createTestDatabase();
+  const db = await openDatabase({
+    url: testPostgresUrl(),
+    schema: direct.connection.schema,
+    poolSize: POOL_SIZE,
+    connectTimeoutMs: 2_000,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+  });
+  app = await startTestApp({ db: { ...direct, ...db, destroy: async () => db.close() } });
+  auth = await createApiKeyAndToken(app);
+  key = await createTestApiKey(app, { permissions: ['read:entities'] });
+});
+
+afterAll(async () => {
+  await app.close();
+  await direct.destroy();
+});
+
+const tokenRequest = () =>
+  app.fetch('/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.client_secret }).toString(),
+  });
+
+it('ten abandoned slow requests do not exhaust the pool: readiness and tokens keep answering', async () => {
+  expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
+  // Another session holds the entities table, so every list query waits on the lock: a slow request.
+  const locker = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${direct.connection.schema}"` });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE entities IN ACCESS EXCLUSIVE MODE');
+  try {
+    const abandoned = Array.from({ length: 10 }, async () => {
+      const controller = new AbortController();
+      const pending = auth.fetch('/api/entities?limit=1', { signal: controller.signal }).catch((error: unknown) => error);
+      setTimeout(() => controller.abort(), 200);
+      return pending;
+    });
+    const outcomes = await Promise.all(abandoned);
+    expect(outcomes.every((outcome) => outcome instanceof Error)).toBe(true);
+
+    // The stuck statements end at the statement timeout; within a few of them the pool is free again.
+    await expect.poll(async () => (await app.fetch('/readyz')).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    expect((await tokenRequest()).status).toBe(200);
+  } finally {
+    await locker.query('ROLLBACK');
+    await locker.end();
+  }
+  expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
+  expect((await app.fetch('/readyz')).status).toBe(200);
+});
