@@ -132,10 +132,11 @@ export async function resolveList<R extends Resource, Row>(
       ? loader.findMany({ ...query, where: marked, orderBy, take: window.limit + 1, skip: 0 })
       : skipThenLoad(loader, query, { where: marked, orderBy, take: window.limit + 1, skip });
   };
-  // Without a cursor, the page's first statement has the list's where: its plan tells the total's
-  // size for free (src/sql/count.ts). With one, the keyset condition is in it, so the total probes.
+  // In the estimate mode (EXACT_TOTAL_LIMIT), without a cursor, the page's first statement has the
+  // list's where: its plan tells the total's size for free (src/sql/count.ts). With a cursor the keyset
+  // condition is in it, so the total probes; with exact totals (the default) nothing is captured.
   let pageStatement: CapturedStatement | null | undefined;
-  const rows = after
+  const rows = after || !context.exactTotalLimit
     ? await findPage()
     : await captureStatement(findPage).then(({ result, statement }) => ((pageStatement = statement ?? null), result));
 
