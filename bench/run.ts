@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
+import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDatabase } from '../src/data/seed/index.ts';
 import { medianLatency, scaleRequests } from './scale.ts';
@@ -31,19 +31,8 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
 const ONLY = process.env.BENCH_ONLY;
 
-async function ensureDatabase(): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  await admin.end();
-}
-
 async function prepareData(): Promise<number[]> {
-  await ensureDatabase();
+  await ensureDatabase(DATABASE_URL);
   const db = await openDatabase({ url: DATABASE_URL, poolSize: 4 });
   try {
     await migrate(db.sql);

@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
+import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDatabase } from '../src/data/seed/index.ts';
 
@@ -30,14 +30,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PORTS = { on: 4821, off: 4822 } as const;
 
 async function prepareData(): Promise<number> {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  await admin.end();
+  await ensureDatabase(DATABASE_URL);
 
   const db = await openDatabase({ url: DATABASE_URL, poolSize: 4 });
   try {

@@ -1,5 +1,5 @@
 // vitest globalSetup: before any test file, make sure the PostgreSQL test database exists.
-import { ensureDatabase } from './helpers/ensure-database.ts';
+import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { testPostgresUrl } from './helpers/db.ts';
 
 export default async function setup(): Promise<void> {

@@ -73,20 +73,6 @@ function checkFilter(filter: string, prefix: string): void {
   }
 }
 
-export const ECOSYSTEM_SELECT = {
-  id: true,
-  slug: true,
-  name: true,
-  description: true,
-  filter: true,
-  region: true,
-  image_url: true,
-  partner_logos: true,
-  tabs_config: true,
-  is_active: true,
-  sort_order: true,
-} as const;
-
 /** Input → columns: JSON fields as Prisma's JSON input type (zod already checked their shape). */
 function toColumns<T extends EcosystemPatch>(input: T) {
   const { partner_logos, tabs_config, ...scalars } = definedOnly(input);

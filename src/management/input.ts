@@ -24,14 +24,6 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
   return result.data;
 }
 
-/**
- * The arguments a GraphQL client gave: absent ones are dropped, an explicit null stays and is refused
- * by the schema (no management field can be set to null).
- */
-export function givenArguments(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
-}
-
 /** A text of `min` to `max` characters, trimmed of nothing: what the client sent is what is stored. */
 export const text = (min: number, max: number) =>
   z

@@ -41,7 +41,7 @@ export function parseEntityIds(value: unknown, prefix: string): number[] {
 /** Where a landscape is the caller's: an active ecosystem of the caller's organisation. */
 export const visibleLandscape = (principal: Principal) => ({ ecosystem: { org_id: principal.orgId, is_active: true } });
 
-export async function requireLandscapeId(prisma: PrismaClient, principal: Principal, id: number): Promise<number> {
+async function requireLandscapeId(prisma: PrismaClient, principal: Principal, id: number): Promise<number> {
   const found = await prisma.landscape.findFirst({ where: { id, ...visibleLandscape(principal) }, select: { id: true } });
   if (!found) throw notFound('Landscape');
   return found.id;

@@ -21,7 +21,10 @@ export async function uniquely<T>(write: () => Promise<T>, message: string): Pro
   }
 }
 
-/** Only the fields a patch names: `{name: undefined}` must not reach Prisma as "set to undefined". */
+/**
+ * Only the fields given: a patch's `{name: undefined}` must not reach Prisma, and a GraphQL client's
+ * absent arguments are not values (an explicit null stays, for the input schema to refuse).
+ */
 export function definedOnly<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -4,7 +4,7 @@
  */
 import { requirePrincipal } from '../auth/principal.ts';
 import { compileFilter, type WhereFor } from '../filter/index.ts';
-import { givenArguments } from '../management/input.ts';
+import { definedOnly } from '../management/records.ts';
 import {
   createEcosystem,
   deleteEcosystem,
@@ -175,7 +175,7 @@ builder.mutationFields((t) => ({
     extensions: ECOSYSTEMS.writes,
     args: ecosystemArgs(true),
     resolve: async (query, _root, args, context) => {
-      const input = parseEcosystemInput(givenArguments(args), '');
+      const input = parseEcosystemInput(definedOnly(args), '');
       const { id } = await createEcosystem(context.prisma, requirePrincipal(context.principal), input);
       return context.prisma.ecosystem.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -186,7 +186,7 @@ builder.mutationFields((t) => ({
     description: 'Changes the fields given; the others keep their values',
     args: { id: t.arg.string({ required: true, description: 'The id, or the slug' }), ...ecosystemArgs(false) },
     resolve: async (query, _root, { id: key, ...args }, context) => {
-      const patch = parseEcosystemPatch(givenArguments(args), '');
+      const patch = parseEcosystemPatch(definedOnly(args), '');
       const { id } = await updateEcosystem(context.prisma, requirePrincipal(context.principal), key, patch);
       return context.prisma.ecosystem.findUniqueOrThrow({ ...query, where: { id } });
     },

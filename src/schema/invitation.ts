@@ -3,7 +3,7 @@
  * accept or decline by token. The rules live in src/management/invitations.ts.
  */
 import { requirePrincipal } from '../auth/principal.ts';
-import { givenArguments } from '../management/input.ts';
+import { definedOnly } from '../management/records.ts';
 import {
   answerInvitation,
   createInvitation,
@@ -146,7 +146,7 @@ const answer = (status: 'accepted' | 'declined') =>
           : 'Declines an invitation addressed to the caller',
       args: { token: t.arg.string({ required: true }) },
       resolve: async (query, _root, args, context) => {
-        const token = parseInvitationToken(givenArguments(args), '');
+        const token = parseInvitationToken(definedOnly(args), '');
         const id = await answerInvitation(context.prisma, requirePrincipal(context.principal), token, status, context.clock());
         return context.prisma.teamInvitation.findUniqueOrThrow({ ...query, where: { id } });
       },
@@ -165,7 +165,7 @@ builder.mutationFields((t) => ({
       role: t.arg.string({ description: 'admin or member (default member)' }),
     },
     resolve: async (_root, { team, ...args }, context) => {
-      const input = parseInvitationInput(givenArguments(args), '');
+      const input = parseInvitationInput(definedOnly(args), '');
       const now = context.clock();
       const { id, token } = await createInvitation(context.prisma, requirePrincipal(context.principal), team, input, now);
       const record = await context.prisma.teamInvitation.findUniqueOrThrow({ where: { id } });

@@ -5,7 +5,7 @@
  */
 import { requirePrincipal } from '../auth/principal.ts';
 import { requireEcosystemId, ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
-import { givenArguments } from '../management/input.ts';
+import { definedOnly } from '../management/records.ts';
 import {
   createLandscape,
   deleteLandscape,
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
       sort_order: t.arg.int(),
     },
     resolve: async (query, _root, { ecosystem, ...args }, context) => {
-      const input = parseLandscapeInput(givenArguments(args), '');
+      const input = parseLandscapeInput(definedOnly(args), '');
       const ecosystemId = await requireEcosystemId(context.prisma, requirePrincipal(context.principal), ecosystem);
       const id = await createLandscape(context.prisma, ecosystemId, input);
       return context.prisma.landscape.findUniqueOrThrow({ ...query, where: { id } });

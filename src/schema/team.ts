@@ -3,7 +3,7 @@
  * changes what. The rules live in src/management/teams.ts.
  */
 import { requirePrincipal } from '../auth/principal.ts';
-import { givenArguments } from '../management/input.ts';
+import { definedOnly } from '../management/records.ts';
 import {
   changeMemberRole,
   createTeam,
@@ -158,7 +158,7 @@ builder.mutationFields((t) => ({
     description: 'Creates a team; the caller becomes its first owner',
     args: { name: t.arg.string({ required: true }), slug: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, context) => {
-      const id = await createTeam(context.prisma, requirePrincipal(context.principal), parseTeamInput(givenArguments(args), ''));
+      const id = await createTeam(context.prisma, requirePrincipal(context.principal), parseTeamInput(definedOnly(args), ''));
       return context.prisma.team.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -168,7 +168,7 @@ builder.mutationFields((t) => ({
     description: 'Renames the team (owner or admin)',
     args: { id: t.arg.int({ required: true }), name: t.arg.string(), slug: t.arg.string() },
     resolve: async (query, _root, { id, ...args }, context) => {
-      await updateTeam(context.prisma, requirePrincipal(context.principal), id, parseTeamPatch(givenArguments(args), ''));
+      await updateTeam(context.prisma, requirePrincipal(context.principal), id, parseTeamPatch(definedOnly(args), ''));
       return context.prisma.team.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
 import { testPostgresUrl } from '../helpers/db.ts';
-import { ensureDatabase } from '../helpers/ensure-database.ts';
+import { ensureDatabase } from '../../src/db/ensure-database.ts';
 
 const name = `vda_setup_${randomBytes(4).toString('hex')}`;
 const url = new URL(testPostgresUrl());

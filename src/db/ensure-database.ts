@@ -1,5 +1,5 @@
 // Creates the PostgreSQL database a URL names when the server has none by that name, so `npm test`
-// runs on a fresh server without a manual `createdb test`. Connects to the server's `postgres`
+// and `npm run bench` run on a fresh server without a manual `createdb`. Connects to the server's `postgres`
 // maintenance database for that; a database name cannot be a bind parameter, so it is quoted.
 import pg from 'pg';
 
