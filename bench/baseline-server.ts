@@ -14,6 +14,7 @@ const server = createServer(async (request, response) => {
   let single = false;
   if (url === '/list') rows = (await pool.query(BASELINE_SQL.list)).rows.slice(0, 25);
   else if (url === '/nested') rows = (await pool.query(BASELINE_SQL.nested)).rows.slice(0, 25);
+  else if (url === '/flat') rows = (await pool.query(BASELINE_SQL.flat)).rows.slice(0, 25);
   else if (url.startsWith('/entities/')) {
     rows = (await pool.query(BASELINE_SQL.byId, [Number(url.slice('/entities/'.length))])).rows;
     single = true;

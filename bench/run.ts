@@ -30,6 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
 const ONLY = process.env.BENCH_ONLY;
+/** PostGraphile v5 serving the same database (optional peer for the GraphQL scenarios), e.g. http://127.0.0.1:5791/graphql */
+const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
 
 async function prepareData(): Promise<number[]> {
   await ensureDatabase(DATABASE_URL);
@@ -151,15 +153,37 @@ async function load(url: string, request: Scenario['ours'], headers: Record<stri
   };
 }
 
-function report(rows: { scenario: string; ours: Measurement; baseline: Measurement }[]): void {
+/** Every scalar of a GraphQL answer in document order, as text: the same records whatever the field names. */
+function leaves(value: unknown): string[] {
+  if (value === null || typeof value !== 'object') return [String(value)];
+  return Object.values(value).flatMap(leaves);
+}
+
+/** Refuses to compare throughput of two servers that do not return the same records. */
+async function assertPeerAgrees(ourUrl: string, headers: Record<string, string>, scenario: Scenario): Promise<void> {
+  const ask = (url: string, body: string, requestHeaders: Record<string, string>) =>
+    fetch(url, { method: 'POST', headers: requestHeaders, body }).then((response) => response.json() as Promise<{ data: unknown }>);
+  const ours = await ask(`${ourUrl}${scenario.ours.path}`, scenario.ours.body!, headers);
+  const peer = await ask(PEER_URL!, JSON.stringify({ query: scenario.peer }), { 'content-type': 'application/json' });
+  const [a, b] = [leaves(ours.data), leaves(peer.data)];
+  if (a.length === 0 || a.join('\u0000') !== b.join('\u0000')) {
+    throw new Error(`${scenario.name}: PostGraphile's answer holds other records than ours (${a.length} vs ${b.length} values)`);
+  }
+}
+
+function report(rows: { scenario: string; ours: Measurement; baseline: Measurement; peer?: Measurement }[]): void {
   const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
   console.log(`\n${ENTITIES} entities, ${CONNECTIONS} connections, ${SECONDS} s per run, our server ${WORKERS} process(es), baseline 1\n`);
   console.log(`${'scenario'.padEnd(26)}${'ours req/s'.padStart(11)}${'base req/s'.padStart(11)}${'ratio'.padStart(8)}` +
     `${'ours p50'.padStart(10)}${'base p50'.padStart(10)}${'ours p99'.padStart(10)}${'base p99'.padStart(10)}`);
-  for (const { scenario, ours, baseline } of rows) {
+  for (const { scenario, ours, baseline, peer } of rows) {
     console.log(`${scenario.padEnd(26)}${format(ours.rps)}  ${format(baseline.rps)}${format(ours.rps / baseline.rps, 2).slice(1)}` +
       `${format(ours.p50, 1)} ${format(baseline.p50, 1)} ${format(ours.p99, 1)} ${format(baseline.p99, 1)}`);
     if (ours.errors || baseline.errors) console.log(`  errors: ours ${ours.errors}, baseline ${baseline.errors}`);
+    if (peer) {
+      console.log(`  PostGraphile: ${peer.rps.toFixed(0)} req/s, p50 ${peer.p50.toFixed(1)}, p99 ${peer.p99.toFixed(1)} ms; ` +
+        `ours / PostGraphile = ${(ours.rps / peer.rps).toFixed(2)}${peer.errors ? `, errors ${peer.errors}` : ''}`);
+    }
   }
   console.log('\nratio = our throughput / baseline throughput (1.00 = as fast as hand-written SQL); latencies in ms');
 }
@@ -197,7 +221,15 @@ async function main(): Promise<void> {
       await load('http://127.0.0.1:4812', baselineRequest, {}, 2);
       const oursResult = await load(ourUrl, scenario.ours, headers, SECONDS);
       const baselineResult = await load('http://127.0.0.1:4812', baselineRequest, {}, SECONDS);
-      rows.push({ scenario: scenario.name, ours: oursResult, baseline: baselineResult });
+      let peer: Measurement | undefined;
+      if (PEER_URL && scenario.peer) {
+        await assertPeerAgrees(ourUrl, headers, scenario);
+        const peerRequest = { method: 'POST' as const, path: '', body: JSON.stringify({ query: scenario.peer }) };
+        const peerHeaders = { 'content-type': 'application/json' };
+        await load(PEER_URL, peerRequest, peerHeaders, 2);
+        peer = await load(PEER_URL, peerRequest, peerHeaders, SECONDS);
+      }
+      rows.push({ scenario: scenario.name, ours: oursResult, baseline: baselineResult, peer });
     }
     report(rows);
   } finally {

@@ -12,6 +12,7 @@ import { databaseUnavailable, isDatabaseUnavailable } from './db/unavailable.ts'
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
+import { useCompiledReads } from './graphql/use-compiled-reads.ts';
 import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
@@ -63,7 +64,12 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   });
 
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
-  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [useAuthenticateFirst(auth.authenticate), usePermissions()] });
+  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [
+    useAuthenticateFirst(auth.authenticate),
+    usePermissions(),
+    // Last: it answers only what every plugin before it let through.
+    ...(config.COMPILED_READS ? [useCompiledReads()] : []),
+  ] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,

@@ -31,6 +31,11 @@ const environmentSchema = z.object({
   // include_total counts exactly up to this many expected matches, then gives the planner's estimate;
   // 0 (the default) always counts exactly: an estimate is a trade a deployment opts into.
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(0).default(0),
+  /**
+   * Serve reads from compiled SQL (src/compile), the resolvers answering only what it does not cover;
+   * `false` serves everything through the resolvers (the reference the compiled answers are tested against).
+   */
+  COMPILED_READS: booleanFlag.default(true),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Load the bundled demo data set when the database has no entities. */
   LOAD_DEMO_DATA: booleanFlag.default(true),

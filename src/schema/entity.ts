@@ -1,7 +1,8 @@
 import { builder } from './builder.ts';
+import { follow } from './follow.ts';
 import { Founder } from './founder.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 import { Tag } from './tag.ts';
 
@@ -12,6 +13,11 @@ export const ENTITY_LIST: ListDefinition<'entities'> = {
   defaultSort: 'id',
   // Soft-deleted entities stay hidden unless the filter asks about deletion (sync clients do).
   scope: (filter) => (filter.namesField('deleted_at') ? undefined : { deleted_at: null }),
+};
+
+export const ENTITY_RECORD: RecordDefinition = {
+  typeName: 'Entity',
+  where: (id) => ({ id, deleted_at: null }),
 };
 
 export const ENTITIES = declareResource({
@@ -52,23 +58,10 @@ export const Entity = builder.prismaObject('Entity', {
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
     deleted_at: t.expose('deleted_at', { type: 'DateTime', nullable: true }),
-    tags: t.field({
-      type: [Tag],
-      select: (_args, _context, nestedSelection) => ({
-        tags: { select: { tag: nestedSelection(true) }, orderBy: { tag_id: 'asc' } },
-      }),
-      resolve: (entity) => entity.tags.map((link) => link.tag),
-    }),
+    tags: t.field({ type: [Tag], ...follow([['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
     founders: t.field({
       type: [Founder],
-      select: (_args, _context, nestedSelection) => ({
-        founder_roles: {
-          where: { is_founder: true },
-          select: { founder: nestedSelection(true) },
-          orderBy: { founder_id: 'asc' },
-        },
-      }),
-      resolve: (entity) => entity.founder_roles.map((role) => role.founder),
+      ...follow([['founder_roles', { where: { is_founder: true }, orderBy: { founder_id: 'asc' } }], 'founder']),
     }),
     // GraphQL-only: the derived figures filters use. Relations to rounds, valuations, news and
     // investors are added by those resources' files (prismaObjectField), next to their types.
@@ -81,7 +74,7 @@ export const EntityList = listType('Entity', Entity);
 
 builder.queryFields((t) => ({
   entities: t.field({
-    extensions: ENTITIES.reads,
+    extensions: { ...ENTITIES.reads, list: ENTITY_LIST },
     type: EntityList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -91,11 +84,11 @@ builder.queryFields((t) => ({
       }),
   }),
   entity: t.prismaField({
-    extensions: ENTITIES.reads,
+    extensions: { ...ENTITIES.reads, record: ENTITY_RECORD },
     type: Entity,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, context) =>
-      context.prisma.entity.findFirst({ ...query, where: { id: args.id, deleted_at: null } }),
+      context.prisma.entity.findFirst({ ...query, where: ENTITY_RECORD.where(args.id) }),
   }),
 }));

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
+import { follow, followColumn } from './follow.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 import { Tag } from './tag.ts';
 
@@ -10,6 +11,8 @@ export const FOUNDER_LIST: ListDefinition<'founders'> = {
   maxLimit: 500,
   defaultSort: 'id',
 };
+
+export const FOUNDER_RECORD: RecordDefinition = { typeName: 'Founder', where: (id) => ({ id }) };
 
 export const FOUNDERS = declareResource({
   name: 'founders',
@@ -27,7 +30,7 @@ const FounderCompany = builder.prismaObject('FounderCompany', {
   select: { id: true },
   fields: (t) => ({
     entity_id: t.exposeInt('entity_id'),
-    entity_name: t.string({ select: { entity: { select: { name: true } } }, resolve: (role) => role.entity.name }),
+    entity_name: t.string(followColumn(['entity'], 'name')),
     is_founder: t.exposeBoolean('is_founder'),
     is_past: t.exposeBoolean('is_past'),
     raw_title: t.exposeString('raw_title'),
@@ -41,10 +44,7 @@ const FounderEducation = builder.prismaObject('FounderEducation', {
   select: { id: true },
   fields: (t) => ({
     university_id: t.exposeInt('university_id'),
-    university_name: t.string({
-      select: { university: { select: { name: true } } },
-      resolve: (education) => education.university.name,
-    }),
+    university_name: t.string(followColumn(['university'], 'name')),
     degree: t.exposeString('degree'),
     year_start: t.exposeInt('year_start', { nullable: true }),
     year_end: t.exposeInt('year_end', { nullable: true }),
@@ -80,21 +80,12 @@ export const Founder = builder.prismaObject('Founder', {
     launch_year: t.exposeInt('launch_year', { nullable: true }),
     hq_country: t.exposeString('hq_country'),
     hq_city: t.exposeString('hq_city'),
-    tags: t.field({
-      type: [Tag],
-      select: (_args, _context, nestedSelection) => ({
-        tags: { select: { tag: nestedSelection(true) }, orderBy: { tag_id: 'asc' } },
-      }),
-      resolve: (founder) => founder.tags.map((link) => link.tag),
-    }),
+    tags: t.field({ type: [Tag], ...follow([['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
     education: t.relation('education', { type: FounderEducation, query: { orderBy: { id: 'asc' } } }),
     companies: t.relation('companies', { type: FounderCompany, query: { orderBy: { id: 'asc' } } }),
     backgrounds: t.field({
       type: [Background],
-      select: (_args, _context, nestedSelection) => ({
-        backgrounds: { select: { background: nestedSelection(true) }, orderBy: { background_id: 'asc' } },
-      }),
-      resolve: (founder) => founder.backgrounds.map((link) => link.background),
+      ...follow([['backgrounds', { orderBy: { background_id: 'asc' } }], 'background']),
     }),
   }),
 });
@@ -103,7 +94,7 @@ const FounderList = listType('Founder', Founder);
 
 builder.queryFields((t) => ({
   founders: t.field({
-    extensions: FOUNDERS.reads,
+    extensions: { ...FOUNDERS.reads, list: FOUNDER_LIST },
     type: FounderList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -113,10 +104,10 @@ builder.queryFields((t) => ({
       }),
   }),
   founder: t.prismaField({
-    extensions: FOUNDERS.reads,
+    extensions: { ...FOUNDERS.reads, record: FOUNDER_RECORD },
     type: Founder,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => context.prisma.founder.findUnique({ ...query, where: { id: args.id } }),
+    resolve: (query, _root, args, context) => context.prisma.founder.findFirst({ ...query, where: FOUNDER_RECORD.where(args.id) }),
   }),
 }));

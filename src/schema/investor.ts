@@ -1,7 +1,8 @@
 import { builder } from './builder.ts';
+import { follow, followColumn } from './follow.ts';
 import { Entity } from './entity.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 import { Tag } from './tag.ts';
 
@@ -11,6 +12,11 @@ export const INVESTOR_LIST: ListDefinition<'investors'> = {
   maxLimit: 500,
   defaultSort: 'id',
   scope: () => ({ entity: { deleted_at: null } }),
+};
+
+export const INVESTOR_RECORD: RecordDefinition = {
+  typeName: 'Investor',
+  where: (id) => ({ id, entity: { deleted_at: null } }),
 };
 
 export const INVESTORS = declareResource({
@@ -30,12 +36,8 @@ export const Investor = builder.prismaObject('Investor', {
   select: { id: true },
   fields: (t) => {
     // The descriptive fields live on the investor's entity; each selects only its own column.
-    type EntityText = 'uuid' | 'name' | 'type' | 'image' | 'platform_url' | 'hq_country' | 'hq_city';
-    const ofEntity = (key: EntityText) =>
-      t.string({
-        select: { entity: { select: { [key]: true } } },
-        resolve: (investor) => (investor as unknown as { entity: Record<EntityText, string> }).entity[key],
-      });
+    const ofEntity = (key: 'uuid' | 'name' | 'type' | 'image' | 'platform_url' | 'hq_country' | 'hq_city') =>
+      t.string(followColumn(['entity'], key));
     return {
       id: t.exposeInt('id'),
       uuid: ofEntity('uuid'),
@@ -45,31 +47,18 @@ export const Investor = builder.prismaObject('Investor', {
       platform_url: ofEntity('platform_url'),
       hq_country: ofEntity('hq_country'),
       hq_city: ofEntity('hq_city'),
-      launch_year: t.int({
-        nullable: true,
-        select: { entity: { select: { launch_year: true } } },
-        resolve: (investor) => investor.entity.launch_year,
-      }),
+      launch_year: t.int({ nullable: true, ...followColumn(['entity'], 'launch_year') }),
       total_invested_usd: t.expose('total_invested_usd', { type: 'Money' }),
       investments_count: t.exposeInt('investments_count'),
       portfolio_count: t.exposeInt('portfolio_count'),
       exits_count: t.exposeInt('exits_count'),
       lead_investments_count: t.exposeInt('lead_investments_count'),
-      tags: t.field({
-        type: [Tag],
-        select: (_args, _context, nestedSelection) => ({
-          entity: { select: { tags: { select: { tag: nestedSelection(true) }, orderBy: { tag_id: 'asc' } } } },
-        }),
-        resolve: (investor) => investor.entity.tags.map((link) => link.tag),
-      }),
+      tags: t.field({ type: [Tag], ...follow(['entity', ['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
       entity: t.relation('entity'),
       portfolio: t.field({
         type: [Entity],
         description: 'Entities this investor took part in a round of, once each',
-        select: (_args, _context, nestedSelection) => ({
-          rounds: { select: { round: { select: { entity: nestedSelection(true) } } }, orderBy: { round_id: 'asc' } },
-        }),
-        resolve: (investor) => uniqueById(investor.rounds.map((link) => link.round.entity)),
+        ...follow([['rounds', { orderBy: { round_id: 'asc' } }], 'round', 'entity'], { distinctById: true }),
       }),
     };
   },
@@ -100,7 +89,7 @@ const InvestorList = listType('Investor', Investor);
 
 builder.queryFields((t) => ({
   investors: t.field({
-    extensions: INVESTORS.reads,
+    extensions: { ...INVESTORS.reads, list: INVESTOR_LIST },
     type: InvestorList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -110,11 +99,11 @@ builder.queryFields((t) => ({
       }),
   }),
   investor: t.prismaField({
-    extensions: INVESTORS.reads,
+    extensions: { ...INVESTORS.reads, record: INVESTOR_RECORD },
     type: Investor,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, context) =>
-      context.prisma.investor.findFirst({ ...query, where: { id: args.id, entity: { deleted_at: null } } }),
+      context.prisma.investor.findFirst({ ...query, where: INVESTOR_RECORD.where(args.id) }),
   }),
 }));

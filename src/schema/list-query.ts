@@ -10,7 +10,7 @@ import { precomputeAllOf, type FindIds } from '../sql/all-of.ts';
 import { countOrEstimate, type Countable } from '../sql/count.ts';
 import { captureStatement, type CapturedStatement } from '../sql/statement-capture.ts';
 import type { GraphQLContext } from './context.ts';
-import { parseWindow, type ListArgs, type ListShape } from './list.ts';
+import { parseWindow, type ListArgs, type ListShape, type Window } from './list.ts';
 import { decodeCursor, encodeCursor, keysetWhere, parseSort, toOrderBy, type SortKey } from './list-order.ts';
 
 export interface ListDefinition<R extends Resource> {
@@ -22,6 +22,12 @@ export interface ListDefinition<R extends Resource> {
   defaultSort: string;
   /** Conditions always ANDed on (never merged into the client's filter), e.g. hiding soft-deleted rows. */
   scope?(filter: CompiledFilter<R>): WhereFor<R> | undefined;
+}
+
+/** A by-id root field: which type it returns and which record an id names (e.g. only live entities). */
+export interface RecordDefinition {
+  typeName: string;
+  where(id: number): object;
 }
 
 /**
@@ -41,7 +47,7 @@ export interface ListLoader<Row> {
 }
 
 /** Calls `work` once, however many fields ask (`total` and `total_is_estimate`). */
-function once<T>(work: () => Promise<T>): () => Promise<T> {
+export function once<T>(work: () => Promise<T>): () => Promise<T> {
   let result: Promise<T> | undefined;
   return () => (result ??= work());
 }
@@ -100,13 +106,25 @@ async function skipThenLoad<Row>(
   return loader.findMany({ ...query, where, orderBy: page.orderBy, take: ids.length, skip: 0 });
 }
 
-export async function resolveList<R extends Resource, Row>(
+/** What a list request asks for, checked and translated: the same for the resolvers and src/compile. */
+export interface ListRequest<R extends Resource> {
+  window: Window;
+  keys: SortKey[];
+  /** The last row's sort values from the cursor, if there is one. */
+  after: unknown[] | undefined;
+  /** The list's rows: filter and scope (a total counts these). */
+  where: WhereFor<R> | { AND: object[] };
+  /** The page's rows: `where` and, with a cursor, the keyset condition. */
+  pageWhere: object;
+  /** Rows to skip before the page (0 with a cursor). */
+  skip: number;
+}
+
+export async function readListRequest<R extends Resource>(
   definition: ListDefinition<R>,
   args: ListArgs,
   context: GraphQLContext,
-  info: GraphQLResolveInfo,
-  loader: ListLoader<Row>,
-): Promise<ListShape<Row>> {
+): Promise<ListRequest<R>> {
   const window = parseWindow(args, definition.maxLimit);
   const filter = compileFilter(definition.resource, args.filter);
   if (filter.deprecatedOperatorUsed) context.responseHeaders.set('Deprecation', 'true');
@@ -118,14 +136,24 @@ export async function resolveList<R extends Resource, Row>(
     ? filter.whereWith(await precomputeAllOf(definition.resource, filter.manyValuedAllOf, findIdsWith(context)))
     : filter.where;
   const conditions = [filterWhere, definition.scope?.(filter)].filter((condition) => condition !== undefined);
-  const where = conditions.length === 1 ? conditions[0]! : { AND: conditions };
+  const where = conditions.length === 1 ? conditions[0]! : { AND: conditions as object[] };
+  const pageWhere = after ? { AND: [where, keysetWhere(keys, after)] } : where;
+  return { window, keys, after, where, pageWhere, skip: after ? 0 : window.offset };
+}
+
+export async function resolveList<R extends Resource, Row>(
+  definition: ListDefinition<R>,
+  args: ListArgs,
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+  loader: ListLoader<Row>,
+): Promise<ListShape<Row>> {
+  const { window, keys, after, where, pageWhere, skip } = await readListRequest(definition, args, context);
   const query = withSortKeys(
     queryFromInfo({ context, info, typeName: definition.typeName, path: ['data'] }) as Selection,
     keys,
   );
-  const pageWhere = after ? { AND: [where, keysetWhere(keys, after)] } : where;
   const orderBy = toOrderBy(keys);
-  const skip = after ? 0 : window.offset;
   const findPage = (marker?: object) => {
     const marked = marker ? { AND: [pageWhere, marker] } : pageWhere;
     return skip === 0
@@ -146,7 +174,7 @@ export async function resolveList<R extends Resource, Row>(
     data,
     page: {
       limit: window.limit,
-      offset: after ? 0 : window.offset,
+      offset: skip,
       next_cursor: hasMore ? encodeCursor(keys, args.filter, data[data.length - 1]) : null,
       count: once(() => countOrEstimate(context.prisma, loader as Countable, where, context.exactTotalLimit, pageStatement)),
     },

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
+import { follow, followColumn } from './follow.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 export const NEWS_LIST: ListDefinition<'news'> = {
@@ -9,6 +10,8 @@ export const NEWS_LIST: ListDefinition<'news'> = {
   maxLimit: 2000,
   defaultSort: '-publish_date',
 };
+
+export const NEWS_RECORD: RecordDefinition = { typeName: 'NewsArticle', where: (id) => ({ id }) };
 
 export const NEWS = declareResource({
   name: 'news',
@@ -26,14 +29,11 @@ const NewsEntity = builder.prismaObject('NewsEntity', {
   select: { entity_id: true },
   fields: (t) => ({
     id: t.exposeInt('entity_id'),
-    name: t.string({ select: { entity: { select: { name: true } } }, resolve: (link) => link.entity.name }),
+    name: t.string(followColumn(['entity'], 'name')),
     mention_role: t.exposeString('mention_role'),
     is_primary: t.exposeBoolean('is_primary'),
     sector: t.exposeString('sector'),
-    hq_country: t.string({
-      select: { entity: { select: { hq_country: true } } },
-      resolve: (link) => link.entity.hq_country,
-    }),
+    hq_country: t.string(followColumn(['entity'], 'hq_country')),
     entity: t.relation('entity'),
   }),
 });
@@ -53,11 +53,7 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
     publish_date: t.expose('publish_date', { type: 'DateTime' }),
     language: t.exposeString('language'),
     // The spec types it as a string; it is stored as a number so filters compare it as one.
-    amount_usd: t.string({
-      nullable: true,
-      select: { amount_usd: true },
-      resolve: (article) => article.amount_usd?.toString() ?? null,
-    }),
+    amount_usd: t.string({ nullable: true, ...followColumn([], 'amount_usd', { asText: true }) }),
     round_type: t.exposeString('round_type'),
     deal_date: t.expose('deal_date', { type: 'Date', nullable: true }),
     sector: t.exposeString('sector'),
@@ -73,20 +69,14 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
 });
 
 builder.prismaObjectField('Entity', 'news', (t) =>
-  t.field({
-    type: [NewsArticle],
-    select: (_args, _context, nestedSelection) => ({
-      news: { select: { news: nestedSelection(true) }, orderBy: { news_id: 'desc' } },
-    }),
-    resolve: (entity) => entity.news.map((link) => link.news),
-  }),
+  t.field({ type: [NewsArticle], ...follow([['news', { orderBy: { news_id: 'desc' } }], 'news']) }),
 );
 
 const NewsList = listType('NewsArticle', NewsArticle);
 
 builder.queryFields((t) => ({
   news: t.field({
-    extensions: NEWS.reads,
+    extensions: { ...NEWS.reads, list: NEWS_LIST },
     type: NewsList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -96,10 +86,10 @@ builder.queryFields((t) => ({
       }),
   }),
   news_article: t.prismaField({
-    extensions: NEWS.reads,
+    extensions: { ...NEWS.reads, record: NEWS_RECORD },
     type: NewsArticle,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => context.prisma.newsArticle.findUnique({ ...query, where: { id: args.id } }),
+    resolve: (query, _root, args, context) => context.prisma.newsArticle.findFirst({ ...query, where: NEWS_RECORD.where(args.id) }),
   }),
 }));

@@ -1,7 +1,8 @@
 import { builder } from './builder.ts';
+import { follow, followColumn } from './follow.ts';
 import { Investor } from './investor.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 export const TRANSACTION_LIST: ListDefinition<'transactions'> = {
@@ -10,6 +11,8 @@ export const TRANSACTION_LIST: ListDefinition<'transactions'> = {
   maxLimit: 2000,
   defaultSort: 'id',
 };
+
+export const TRANSACTION_RECORD: RecordDefinition = { typeName: 'Transaction', where: (id) => ({ id }) };
 
 export const TRANSACTIONS = declareResource({
   name: 'transactions',
@@ -28,10 +31,7 @@ const TransactionInvestor = builder.prismaObject('RoundInvestor', {
   select: { investor_id: true },
   fields: (t) => ({
     id: t.exposeInt('investor_id'),
-    name: t.string({
-      select: { investor: { select: { entity: { select: { name: true } } } } },
-      resolve: (link) => link.investor.entity.name,
-    }),
+    name: t.string(followColumn(['investor', 'entity'], 'name')),
     is_lead: t.exposeBoolean('is_lead'),
     investor: t.relation('investor', { type: Investor }),
   }),
@@ -63,20 +63,14 @@ builder.prismaObjectField('Entity', 'rounds', (t) =>
 );
 
 builder.prismaObjectField('Investor', 'rounds', (t) =>
-  t.field({
-    type: [Transaction],
-    select: (_args, _context, nestedSelection) => ({
-      rounds: { select: { round: nestedSelection(true) }, orderBy: { round_id: 'asc' } },
-    }),
-    resolve: (investor) => investor.rounds.map((link) => link.round),
-  }),
+  t.field({ type: [Transaction], ...follow([['rounds', { orderBy: { round_id: 'asc' } }], 'round']) }),
 );
 
 const TransactionList = listType('Transaction', Transaction);
 
 builder.queryFields((t) => ({
   transactions: t.field({
-    extensions: TRANSACTIONS.reads,
+    extensions: { ...TRANSACTIONS.reads, list: TRANSACTION_LIST },
     type: TransactionList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -86,11 +80,11 @@ builder.queryFields((t) => ({
       }),
   }),
   transaction: t.prismaField({
-    extensions: TRANSACTIONS.reads,
+    extensions: { ...TRANSACTIONS.reads, record: TRANSACTION_RECORD },
     type: Transaction,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, context) =>
-      context.prisma.fundingRound.findUnique({ ...query, where: { id: args.id } }),
+      context.prisma.fundingRound.findFirst({ ...query, where: TRANSACTION_RECORD.where(args.id) }),
   }),
 }));

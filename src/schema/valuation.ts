@@ -1,6 +1,6 @@
 import { builder } from './builder.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, type ListDefinition } from './list-query.ts';
+import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 export const VALUATION_LIST: ListDefinition<'valuations'> = {
@@ -9,6 +9,8 @@ export const VALUATION_LIST: ListDefinition<'valuations'> = {
   maxLimit: 2000,
   defaultSort: 'id',
 };
+
+export const VALUATION_RECORD: RecordDefinition = { typeName: 'Valuation', where: (id) => ({ id }) };
 
 export const VALUATIONS = declareResource({
   name: 'valuations',
@@ -44,7 +46,7 @@ const ValuationList = listType('Valuation', Valuation);
 
 builder.queryFields((t) => ({
   valuations: t.field({
-    extensions: VALUATIONS.reads,
+    extensions: { ...VALUATIONS.reads, list: VALUATION_LIST },
     type: ValuationList,
     args: listArgs,
     resolve: (_root, args, context, info) =>
@@ -54,10 +56,10 @@ builder.queryFields((t) => ({
       }),
   }),
   valuation: t.prismaField({
-    extensions: VALUATIONS.reads,
+    extensions: { ...VALUATIONS.reads, record: VALUATION_RECORD },
     type: Valuation,
     nullable: true,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => context.prisma.valuation.findUnique({ ...query, where: { id: args.id } }),
+    resolve: (query, _root, args, context) => context.prisma.valuation.findFirst({ ...query, where: VALUATION_RECORD.where(args.id) }),
   }),
 }));

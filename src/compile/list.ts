@@ -1,0 +1,124 @@
+/**
+ * One list page as one statement: the page's ids and sort values are chosen first (by index, nothing
+ * built for skipped rows), then joined back to their rows, whose JSON PostgreSQL builds. The arguments
+ * are read by readListRequest, exactly as the resolver reads them; the where, order and window it
+ * returns are written here as SQL instead of being handed to Prisma.
+ */
+import type { Resource } from '../filter/index.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import type { ListArgs } from '../schema/list.ts';
+import { once, readListRequest, type ListDefinition } from '../schema/list-query.ts';
+import { encodeCursor, type SortKey } from '../schema/list-order.ts';
+import { countOrEstimate, type Countable, type PageTotal } from '../sql/count.ts';
+import type { Model, Models } from './model.ts';
+import { column, joinCondition, NotCompiled, Statement, table } from './statement.ts';
+import { whereSql } from './where.ts';
+
+export interface CompiledList {
+  definition: ListDefinition<Resource>;
+  model: Model;
+  models: Models;
+  /** The JSON of one row (alias `r`), written once per operation. */
+  selection: string;
+  /** The list object's response keys in order: `data`, `page` (with its fields) or `__typename`. */
+  shape: ({ key: string; data: true } | { key: string; page: PageKey[] } | { key: string; typename: string })[];
+}
+
+interface PageKey {
+  key: string;
+  field: string;
+  typename: string;
+}
+
+interface PageRow {
+  j: unknown;
+  [key: `k${number}`]: unknown;
+}
+
+export async function readList(list: CompiledList, context: GraphQLContext, args: ListArgs, selectionParams: readonly unknown[]) {
+  const { definition, model } = list;
+  const request = await readListRequest(definition, args, context);
+  const statement = new Statement(list.models, selectionParams, 'w');
+  const where = whereSql(statement, model, 'r', request.pageWhere);
+  const keys = request.keys.map((key, index) => ({ key, value: sortValue(statement, model, key), name: `k${index}` }));
+  const order = (expression: (key: (typeof keys)[number]) => string) =>
+    keys.map((entry) => `${expression(entry)} ${entry.key.direction === 'asc' ? 'ASC' : 'DESC'}${entry.key.field.nullable ? ' NULLS LAST' : ''}`).join(', ');
+
+  const page = [
+    `SELECT r.id${keys.map((entry) => `, ${entry.value} AS ${entry.name}`).join('')}`,
+    `FROM ${table(model)} r WHERE ${where}`,
+    `ORDER BY ${order((entry) => entry.value)}`,
+    `LIMIT ${statement.param(request.window.limit + 1)} OFFSET ${statement.param(request.skip)}`,
+  ].join(' ');
+  // Decimals leave as text, as Prisma's Decimal prints them, so cursors are the resolvers' to the byte.
+  const outputs = keys.map((entry) => (entry.key.field.kind === 'decimal' ? `trim_scale(p.${entry.name})::text AS ${entry.name}` : `p.${entry.name}`));
+  const sql = `SELECT ${list.selection} AS j, ${outputs.join(', ')} FROM (${page}) p JOIN ${table(model)} r ON r.id = p.id ORDER BY ${order((entry) => `p.${entry.name}`)}`;
+  const rows = await context.prisma.$queryRawUnsafe<PageRow[]>(sql, ...statement.params);
+
+  const { limit } = request.window;
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  // Counted by Prisma as on the resolver path (in the estimate mode, from the plan of Prisma's probe).
+  const total = once(() => countOrEstimate(context.prisma, delegateOf(context, model), request.where, context.exactTotalLimit));
+  const result: Record<string, unknown> = {};
+  for (const entry of list.shape) {
+    if ('typename' in entry) result[entry.key] = entry.typename;
+    else if ('data' in entry) result[entry.key] = rows.slice(0, limit).map((row) => row.j);
+    else {
+      const pageObject: Record<string, unknown> = {};
+      for (const pageKey of entry.page) {
+        pageObject[pageKey.key] = await pageValue(pageKey, {
+          limit,
+          offset: request.skip,
+          next_cursor: last ? encodeCursor(request.keys, args.filter, rowOfSortValues(request.keys, last)) : null,
+          total,
+        });
+      }
+      result[entry.key] = pageObject;
+    }
+  }
+  return result;
+}
+
+async function pageValue(
+  pageKey: PageKey,
+  page: { limit: number; offset: number; next_cursor: string | null; total: () => Promise<PageTotal> },
+): Promise<unknown> {
+  switch (pageKey.field) {
+    case '__typename':
+      return pageKey.typename;
+    case 'total':
+      return (await page.total()).total;
+    case 'total_is_estimate':
+      return (await page.total()).estimated;
+    default:
+      return page[pageKey.field as 'limit' | 'offset' | 'next_cursor'];
+  }
+}
+
+/** A sort key's value for a row: its column, or a column one to-one relation away. */
+function sortValue(statement: Statement, model: Model, key: SortKey): string {
+  const [head, ...rest] = key.field.path;
+  if (rest.length === 0) return column('r', head!);
+  const relation = model.relations.get(head!);
+  if (!relation || relation.isList || rest.length > 1) throw new NotCompiled(`sort by ${key.field.path.join('.')}`);
+  const alias = statement.alias();
+  const related = statement.model(relation.model);
+  return `(SELECT ${column(alias, rest[0]!)} FROM ${table(related)} ${alias} WHERE ${joinCondition('r', alias, relation.from, relation.to)})`;
+}
+
+/** The shape encodeCursor reads sort values from: the values at their Prisma paths. */
+function rowOfSortValues(keys: SortKey[], row: PageRow): Record<string, unknown> {
+  const shaped: Record<string, unknown> = {};
+  keys.forEach((key, index) => {
+    const path = key.field.path;
+    let target = shaped;
+    for (const step of path.slice(0, -1)) target = (target[step] ??= {}) as Record<string, unknown>;
+    target[path[path.length - 1]!] = row[`k${index}`];
+  });
+  return shaped;
+}
+
+function delegateOf(context: GraphQLContext, model: Model): Countable {
+  const name = `${model.name[0]!.toLowerCase()}${model.name.slice(1)}`;
+  return (context.prisma as unknown as Record<string, Countable>)[name]!;
+}

@@ -1,0 +1,157 @@
+/**
+ * A GraphQL query operation as SQL: each root field that reads a declared list (`extensions.list`) or
+ * record (`extensions.record`) becomes one statement in which PostgreSQL chooses the rows and builds
+ * their JSON. The selection part is written once per operation; each request adds its where, order and
+ * window (from readListRequest, the resolvers' own reading of the arguments) and runs the statement.
+ * Anything outside this (other root fields, mutations, a field without a column, path or relation
+ * behind it) is NotCompiled: the operation then runs through the resolvers, which remain the reference.
+ */
+import {
+  getArgumentValues,
+  getNamedType,
+  getVariableValues,
+  GraphQLObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { GraphQLContext } from '../schema/context.ts';
+import type { ListDefinition, RecordDefinition } from '../schema/list-query.ts';
+import type { Resource } from '../filter/index.ts';
+import { readList, type CompiledList } from './list.ts';
+import type { Model, Models } from './model.ts';
+import { collectFields, objectOfFields, type SelectionScope } from './select.ts';
+import { column, NotCompiled, Statement, table } from './statement.ts';
+import { whereSql } from './where.ts';
+
+export type Variables = Readonly<Record<string, unknown>>;
+
+export interface CompiledOperation {
+  /** The operation's `data`; throws NotCompiled or the AppError the resolvers would have raised. */
+  read(context: GraphQLContext, variables: Variables): Promise<Record<string, unknown>>;
+}
+
+interface RootExtensions {
+  list?: ListDefinition<Resource>;
+  record?: RecordDefinition;
+}
+
+export function findOperation(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+  return operationName ? operations.find((operation) => operation.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+}
+
+/** Variables as the executor would coerce them; NotCompiled when they are invalid (execution reports it). */
+export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, raw: Variables): Variables {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], raw as Record<string, unknown>);
+  if (coerced.errors) throw new NotCompiled('invalid variables');
+  return coerced.coerced;
+}
+
+export function compileOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables,
+  models: Models,
+): CompiledOperation {
+  if (operation.operation !== 'query') throw new NotCompiled(`${operation.operation} operation`);
+  const fragments = new Map(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  const queryType = schema.getQueryType()!;
+  const scope: SelectionScope = { statement: new Statement(models), fragments, variables };
+  const roots = [...collectFields(scope, queryType, [operation.selectionSet])].map(([key, nodes]) => {
+    const field = queryType.getFields()[nodes[0]!.name.value];
+    if (!field) throw new NotCompiled(`root field ${nodes[0]!.name.value}`);
+    return { key, field, node: nodes[0]!, read: compileRoot(scope, field, nodes) };
+  });
+  const selectionParams = scope.statement.params;
+  return {
+    read: async (context, requestVariables) => {
+      const data: Record<string, unknown> = {};
+      // One statement per root field, one after another: a request holds one connection at a time.
+      for (const root of roots) {
+        const args = getArgumentValues(root.field, root.node, requestVariables as Record<string, unknown>);
+        data[root.key] = await root.read(context, args, selectionParams);
+      }
+      return data;
+    },
+  };
+}
+
+type CompiledRootRead = (context: GraphQLContext, args: Record<string, unknown>, selectionParams: readonly unknown[]) => Promise<unknown>;
+
+function compileRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[]): CompiledRootRead {
+  const extensions = field.extensions as RootExtensions;
+  if (extensions.list) return compileListRoot(scope, field, nodes, extensions.list);
+  if (extensions.record) return compileRecordRoot(scope, field, nodes, extensions.record);
+  throw new NotCompiled(`root field ${field.name}`);
+}
+
+function modelOf(scope: SelectionScope, type: GraphQLObjectType): Model {
+  const name = (type.extensions as { pothosPrismaModel?: string }).pothosPrismaModel;
+  if (!name) throw new NotCompiled(`type ${type.name} without a Prisma model`);
+  return scope.statement.model(name);
+}
+
+function objectType(field: GraphQLField<unknown, unknown>): GraphQLObjectType {
+  const type = getNamedType(field.type);
+  if (!(type instanceof GraphQLObjectType)) throw new NotCompiled(`${field.name} of a non-object type`);
+  return type;
+}
+
+const PAGE_FIELDS = new Set(['limit', 'offset', 'total', 'total_is_estimate', 'next_cursor', '__typename']);
+
+function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definition: ListDefinition<Resource>): CompiledRootRead {
+  const listType = objectType(field);
+  const listFields = collectFields(scope, listType, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+  const dataField = listType.getFields().data;
+  const pageField = listType.getFields().page;
+  if (!dataField || !pageField) throw new NotCompiled(`list type ${listType.name}`);
+  const itemType = objectType(dataField);
+  const pageType = objectType(pageField);
+  const model = modelOf(scope, itemType);
+
+  const shape: CompiledList['shape'] = [];
+  let selection = `'{}'::json`;
+  for (const [key, fieldNodes] of listFields) {
+    const name = fieldNodes[0]!.name.value;
+    if (name === '__typename') shape.push({ key, typename: listType.name });
+    else if (name === 'data') {
+      const itemFields = collectFields(scope, itemType, fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+      selection = objectOfFields(scope, itemType, model, 'r', itemFields);
+      shape.push({ key, data: true });
+    } else if (name === 'page') {
+      const pageFields = collectFields(scope, pageType, fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+      const page = [...pageFields].map(([pageKey, pageNodes]) => {
+        const pageName = pageNodes[0]!.name.value;
+        if (!PAGE_FIELDS.has(pageName) || pageNodes.some((node) => node.arguments?.length)) throw new NotCompiled(`page field ${pageName}`);
+        return { key: pageKey, field: pageName, typename: pageType.name };
+      });
+      shape.push({ key, page });
+    } else throw new NotCompiled(`list field ${name}`);
+  }
+  const list: CompiledList = { definition, model, models: scope.statement.models, selection, shape };
+  return (context, args, selectionParams) => readList(list, context, args, selectionParams);
+}
+
+function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definition: RecordDefinition): CompiledRootRead {
+  const type = objectType(field);
+  const model = modelOf(scope, type);
+  const fields = collectFields(scope, type, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+  const selection = objectOfFields(scope, type, model, 'r', fields);
+  return async (context, args, selectionParams) => {
+    const statement = new Statement(scope.statement.models, selectionParams, 'w');
+    const where = whereSql(statement, model, 'r', definition.where(args.id as number));
+    const sql = `SELECT ${selection} AS j FROM ${table(model)} r WHERE ${where} ORDER BY ${column('r', 'id')} LIMIT 1`;
+    const [row] = await context.prisma.$queryRawUnsafe<{ j: unknown }[]>(sql, ...statement.params);
+    return row?.j ?? null;
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * A GraphQL selection on a Prisma-backed object type as one SQL expression building its JSON, with the
+ * response keys in selection order. Each field is read from its Pothos declaration:
+ * - an exposed column (`t.exposeString('name')`), written as the scalar serializes it;
+ * - a Prisma relation (`t.relation('rounds', {query})`), with the relation's own `orderBy`/`where`;
+ * - a relation path (follow.ts: tags, founders, an investor's name);
+ * - `__typename`.
+ * Any other field (a resolver computing its value, arguments, an unknown scalar) is NotCompiled, and the
+ * whole operation runs through the resolvers.
+ */
+import {
+  getNamedType,
+  GraphQLObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  Kind,
+  type DirectiveNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type SelectionSetNode,
+} from 'graphql';
+import { stepName, stepQuery, type FollowPath, type StepQuery } from '../schema/follow.ts';
+import type { Model, Relation } from './model.ts';
+import { column, joinCondition, NotCompiled, table, type Statement } from './statement.ts';
+import { whereSql } from './where.ts';
+
+export interface SelectionScope {
+  statement: Statement;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  variables: Readonly<Record<string, unknown>>;
+}
+
+/** A JSON object can be built from at most 50 key/value pairs (json_build_object's 100 arguments). */
+const MAX_KEYS = 50;
+
+/** The fields of a selection by response key, fragments inlined and @skip/@include applied. */
+export function collectFields(
+  scope: SelectionScope,
+  type: GraphQLObjectType,
+  selectionSets: readonly SelectionSetNode[],
+  into = new Map<string, FieldNode[]>(),
+): Map<string, FieldNode[]> {
+  for (const selectionSet of selectionSets) {
+    for (const selection of selectionSet.selections) {
+      if (!included(scope, selection.directives ?? [])) continue;
+      switch (selection.kind) {
+        case Kind.FIELD: {
+          const key = selection.alias?.value ?? selection.name.value;
+          into.set(key, [...(into.get(key) ?? []), selection]);
+          break;
+        }
+        case Kind.INLINE_FRAGMENT:
+          if (selection.typeCondition && selection.typeCondition.name.value !== type.name) throw new NotCompiled('type condition');
+          collectFields(scope, type, [selection.selectionSet], into);
+          break;
+        case Kind.FRAGMENT_SPREAD: {
+          const fragment = scope.fragments.get(selection.name.value);
+          if (!fragment || fragment.typeCondition.name.value !== type.name) throw new NotCompiled('fragment type condition');
+          collectFields(scope, type, [fragment.selectionSet], into);
+          break;
+        }
+      }
+    }
+  }
+  return into;
+}
+
+function included(scope: SelectionScope, directives: readonly DirectiveNode[]): boolean {
+  for (const directive of directives) {
+    const name = directive.name.value;
+    if (name !== 'skip' && name !== 'include') throw new NotCompiled(`@${name}`);
+    const argument = directive.arguments?.[0];
+    const value =
+      argument?.value.kind === Kind.BOOLEAN
+        ? argument.value.value
+        : argument?.value.kind === Kind.VARIABLE
+          ? scope.variables[argument.value.name.value] === true
+          : undefined;
+    if (value === undefined) throw new NotCompiled(`@${name} argument`);
+    if ((name === 'skip') === value) return false;
+  }
+  return true;
+}
+
+/** The JSON object of the record at `alias` (a row of `model`) with the selected fields of `type`. */
+export function objectSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, nodes: readonly FieldNode[]): string {
+  const fields = collectFields(scope, type, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+  return objectOfFields(scope, type, model, alias, fields);
+}
+
+export function objectOfFields(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, fields: Map<string, FieldNode[]>): string {
+  if (fields.size > MAX_KEYS) throw new NotCompiled(`more than ${MAX_KEYS} fields in one object`);
+  const pairs = [...fields].map(([key, nodes]) => `'${key}', ${fieldSql(scope, type, model, alias, nodes)}`);
+  return `json_build_object(${pairs.join(', ')})`;
+}
+
+function fieldSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, nodes: FieldNode[]): string {
+  const name = nodes[0]!.name.value;
+  if (name === '__typename') return `'${type.name}'::text`;
+  const field = type.getFields()[name];
+  if (!field) throw new NotCompiled(`field ${type.name}.${name}`);
+  if (nodes.some((node) => node.arguments?.length)) throw new NotCompiled(`arguments on ${type.name}.${name}`);
+  const extensions = field.extensions as FieldExtensions;
+  if (extensions.pothosExposedField && model.scalars.has(extensions.pothosExposedField)) {
+    return scalarSql(field.type, column(alias, extensions.pothosExposedField));
+  }
+  if (extensions.follow) return pathSql(scope, field, model, alias, extensions.follow, nodes);
+  if (extensions.pothosPrismaRelationField) return relationFieldSql(scope, field, model, alias, nodes);
+  throw new NotCompiled(`field ${type.name}.${name}`);
+}
+
+interface FieldExtensions {
+  pothosExposedField?: string;
+  pothosPrismaRelationField?: { name: string };
+  pothosPrismaSelect?: (args: object, context: object, nested: (query: object) => object) => unknown;
+  follow?: FollowPath;
+}
+
+/** A column as the GraphQL scalar serializes it (scalars.ts): ISO texts for times, numbers for money. */
+function scalarSql(type: GraphQLOutputType, value: string): string {
+  const named = getNamedType(type);
+  if (!isScalarType(named)) throw new NotCompiled(`type ${named.name}`);
+  const list = isListType(isNonNullType(type) ? type.ofType : type);
+  switch (named.name) {
+    case 'Int':
+    case 'Float':
+    case 'String':
+    case 'Boolean':
+    case 'ID':
+      return value;
+    case 'Money':
+      if (list) throw new NotCompiled('Money list');
+      return value;
+    case 'DateTime':
+      if (list) throw new NotCompiled('DateTime list');
+      return `to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    case 'Date':
+      if (list) throw new NotCompiled('Date list');
+      return `to_char(${value}, 'YYYY-MM-DD')`;
+    default:
+      throw new NotCompiled(`scalar ${named.name}`);
+  }
+}
+
+const NESTED = Symbol('the nested selection');
+
+/** `t.relation(name, {query})`: the relation's arguments are read back from Pothos' own select function. */
+function relationFieldSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, model: Model, alias: string, nodes: FieldNode[]): string {
+  const extensions = field.extensions as FieldExtensions;
+  const name = extensions.pothosPrismaRelationField!.name;
+  const relation = model.relations.get(name);
+  if (!relation || !extensions.pothosPrismaSelect) throw new NotCompiled(`relation ${model.name}.${name}`);
+  const selected = extensions.pothosPrismaSelect({}, {}, (query) => ({ ...query, [NESTED]: true })) as {
+    select?: Record<string, Record<string | symbol, unknown>>;
+  };
+  const { [NESTED]: marker, select, include, ...query } = selected.select?.[name] ?? {};
+  if (!marker) throw new NotCompiled(`relation ${model.name}.${name} select`);
+  return pathSql(scope, field, model, alias, { steps: [[name, query as StepQuery]] }, nodes);
+}
+
+interface Hop {
+  relation: Relation;
+  model: Model;
+  alias: string;
+  query: StepQuery;
+}
+
+/**
+ * The value at the end of a relation path: the related rows joined one after another, the list's
+ * `where` and `orderBy` applied where they were declared. With a list relation on the way the value
+ * is a JSON array (empty, never null); otherwise the one record, column or null.
+ */
+function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, model: Model, alias: string, path: FollowPath, nodes: FieldNode[]): string {
+  const { statement } = scope;
+  if (path.steps.length === 0 && path.column !== undefined) return columnOfPath(field, path, column(alias, path.column));
+  const hops: Hop[] = [];
+  let current = model;
+  for (const step of path.steps) {
+    const relation = current.relations.get(stepName(step));
+    if (!relation) throw new NotCompiled(`relation ${current.name}.${stepName(step)}`);
+    current = statement.model(relation.model);
+    const query = stepQuery(step);
+    if (Object.keys(query).some((key) => key !== 'where' && key !== 'orderBy')) throw new NotCompiled(`relation query on ${relation.name}`);
+    hops.push({ relation, model: current, alias: statement.alias(), query });
+  }
+  const lists = hops.filter((hop) => hop.relation.isList);
+  if (lists.length > 1) throw new NotCompiled('a path through two list relations');
+  const last = hops[hops.length - 1]!;
+
+  const from = hops
+    .map((hop, index) => {
+      const outer = index === 0 ? alias : hops[index - 1]!.alias;
+      const joined = `${table(hop.model)} ${hop.alias}`;
+      return index === 0 ? joined : `JOIN ${joined} ON ${joinCondition(outer, hop.alias, hop.relation.from, hop.relation.to)}`;
+    })
+    .join(' ');
+  const conditions = [
+    joinCondition(alias, hops[0]!.alias, hops[0]!.relation.from, hops[0]!.relation.to),
+    ...hops.flatMap((hop) => (hop.query.where ? [whereSql(statement, hop.model, hop.alias, hop.query.where)] : [])),
+  ].join(' AND ');
+
+  const namedType = getNamedType(field.type);
+  const value =
+    path.column !== undefined
+      ? columnOfPath(field, path, column(last.alias, path.column))
+      : namedType instanceof GraphQLObjectType
+        ? objectSql(scope, namedType, last.model, last.alias, nodes)
+        : (() => {
+            throw new NotCompiled(`relation ${field.name} of a non-object type`);
+          })();
+
+  if (lists.length === 0) return `(SELECT ${value} FROM ${from} WHERE ${conditions} LIMIT 1)`;
+  const order = lists.flatMap((hop) => orderTerms(hop));
+  if (path.distinctById) {
+    // The first record of each id in the path's order, then in that order.
+    const keys = order.map((term, index) => `${term.expression} AS o${index}`);
+    const distinct = `SELECT DISTINCT ON (${column(last.alias, 'id')}) ${value} AS j${keys.map((key) => `, ${key}`).join('')} FROM ${from} WHERE ${conditions} ORDER BY ${[column(last.alias, 'id'), ...order.map(termSql)].join(', ')}`;
+    const outer = order.map((term, index) => termSql({ ...term, expression: `d.o${index}` }));
+    return `(SELECT coalesce(json_agg(d.j${outer.length ? ` ORDER BY ${outer.join(', ')}` : ''}), '[]'::json) FROM (${distinct}) d)`;
+  }
+  const orderBy = order.length ? ` ORDER BY ${order.map(termSql).join(', ')}` : '';
+  return `(SELECT coalesce(json_agg(${value}${orderBy}), '[]'::json) FROM ${from} WHERE ${conditions})`;
+}
+
+function columnOfPath(field: GraphQLField<unknown, unknown>, path: FollowPath, value: string): string {
+  return path.asText ? `trim_scale(${value})::text` : scalarSql(field.type, value);
+}
+
+interface OrderTerm {
+  expression: string;
+  direction: 'ASC' | 'DESC';
+}
+
+function orderTerms(hop: Hop): OrderTerm[] {
+  const orderBy = hop.query.orderBy;
+  const list = orderBy === undefined ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
+  return list.flatMap((entry) =>
+    Object.entries(entry).map(([name, direction]) => {
+      if (!hop.model.scalars.has(name) || (direction !== 'asc' && direction !== 'desc')) throw new NotCompiled(`orderBy ${name}`);
+      return { expression: column(hop.alias, name), direction: direction === 'asc' ? ('ASC' as const) : ('DESC' as const) };
+    }),
+  );
+}
+
+const termSql = (term: OrderTerm): string => `${term.expression} ${term.direction}`;

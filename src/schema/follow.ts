@@ -1,0 +1,90 @@
+/**
+ * A field whose value is found by following relations from its record, e.g. an entity's tags
+ * (entity → entity_tags → tag) or an investor's name (investor → entity → name). One declaration gives
+ * the Pothos field its Prisma `select`, its resolver, and the compiler the same path (select.ts), so the
+ * resolver and the compiled statement cannot disagree on what the field means.
+ */
+
+/** One relation on the way, with the Prisma arguments of a list relation (`where`, `orderBy`). */
+export type Step = string | readonly [relation: string, query: StepQuery];
+
+export interface StepQuery {
+  where?: Record<string, string | number | boolean | null>;
+  orderBy?: Record<string, 'asc' | 'desc'> | Record<string, 'asc' | 'desc'>[];
+}
+
+export interface FollowPath {
+  steps: readonly Step[];
+  /** The path ends in this column of the last relation; without it, in the last related record. */
+  column?: string;
+  /** Keep the first record of each id (a portfolio lists a company once, however many rounds). */
+  distinctById?: boolean;
+  /** The column is a decimal given as text, as Prisma's Decimal prints it (`12.5`, not `12.50`). */
+  asText?: boolean;
+}
+
+export const stepName = (step: Step): string => (typeof step === 'string' ? step : step[0]);
+export const stepQuery = (step: Step): StepQuery => (typeof step === 'string' ? {} : step[1]);
+
+type Row = Record<string, unknown>;
+
+/** Prisma's select map along the path; the last step carries `leaf` (`true` for a column). */
+function selectAlong(steps: readonly Step[], leaf: unknown): Record<string, never> {
+  const last = steps[steps.length - 1]!;
+  if (Object.keys(stepQuery(last)).length) throw new Error(`follow: the last step (${stepName(last)}) cannot take a query`);
+  return steps
+    .slice(0, -1)
+    .reduceRight<Record<string, unknown>>((inner, step) => ({ [stepName(step)]: { ...stepQuery(step), select: inner } }), {
+      [stepName(last)]: leaf,
+    }) as Record<string, never>;
+}
+
+function walk(value: unknown, steps: readonly Step[]): unknown {
+  if (steps.length === 0 || value == null) return value;
+  const [step, ...rest] = steps;
+  const next = (value as Row)[stepName(step!)];
+  return Array.isArray(next) ? next.flatMap((item) => walk(item, rest)) : walk(next, rest);
+}
+
+function firstOfEachId(records: unknown[]): unknown[] {
+  const seen = new Set<unknown>();
+  return records.filter((record) => {
+    const id = (record as Row).id;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/**
+ * Field options for a relation path ending in records: spread into `t.field({type, ...follow(...)})`.
+ * The related type's own selection is merged in by Pothos (`nestedSelection`).
+ */
+export function follow(steps: readonly Step[], options: { distinctById?: boolean } = {}) {
+  const path: FollowPath = { steps, ...options };
+  return {
+    select: (_args: unknown, _context: unknown, nestedSelection: (selection: true) => unknown) =>
+      selectAlong(steps, nestedSelection(true)),
+    resolve: (parent: unknown): never => {
+      const found = walk(parent, steps);
+      return (path.distinctById && Array.isArray(found) ? firstOfEachId(found) : found) as never;
+    },
+    extensions: { follow: path },
+  };
+}
+
+/**
+ * Field options for a relation path ending in one column: `t.string({...followColumn(['entity'], 'name')})`;
+ * with no steps, a column of the record itself (with `asText`, a decimal as text).
+ */
+export function followColumn(steps: readonly Step[], column: string, options: { asText?: boolean } = {}) {
+  const path: FollowPath = { steps, column, ...options };
+  return {
+    select: selectAlong([...steps, column], true),
+    resolve: (parent: unknown): never => {
+      const value = walk(parent, [...steps, column]) ?? null;
+      return (options.asText && value !== null ? String(value) : value) as never;
+    },
+    extensions: { follow: path },
+  };
+}
