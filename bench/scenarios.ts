@@ -58,7 +58,7 @@ export const FLAT_QUERY =
   '{ entities(limit: 25) { data { id name tagline hq_country hq_city launch_year is_company total_funding_usd platform_url image } } }';
 
 export const PEER_FLAT_QUERY = `{ allEntities(first: 25, orderBy: PRIMARY_KEY_ASC, condition: {deletedAt: null}) { nodes {
-  id name tagline hqCountry hqCity launchYear isCompany totalFundingUsd platformUrl image
+  rowId name tagline hqCountry hqCity launchYear isCompany totalFundingUsd platformUrl image
 } } }`;
 
 export function scenarios(sampleIds: number[]): Scenario[] {

@@ -54,6 +54,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   // Both transports build their context here, so both authenticate the same way (src/auth).
   const createContext = async (transport: TransportContext): Promise<GraphQLContext> => ({
     prisma: db.prisma,
+    sql: db.sql,
     // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
     principal: transport.publicIntrospection ? null : (await auth.authenticate(transport)).principal,
     requestId: transport.requestId,

@@ -9,7 +9,7 @@
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Config } from '../config.ts';
-import type { SqlClient } from '../db/client.ts';
+import type { SqlClient, SqlTransaction } from '../db/client.ts';
 
 export const SIGNING_ALGORITHMS = ['ES256', 'EdDSA'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
@@ -103,7 +103,7 @@ export async function readPublishedKeys(sql: Pick<SqlClient, 'query'>): Promise<
   });
 }
 
-type Tx = Omit<SqlClient, 'transaction'>;
+type Tx = SqlTransaction;
 
 async function insertKey(tx: Tx, key: SigningKeyMaterial): Promise<void> {
   await tx.query(

@@ -50,10 +50,9 @@ export async function readList(list: CompiledList, context: GraphQLContext, args
     `ORDER BY ${order((entry) => entry.value)}`,
     `LIMIT ${statement.param(request.window.limit + 1)} OFFSET ${statement.param(request.skip)}`,
   ].join(' ');
-  // Decimals leave as text, as Prisma's Decimal prints them, so cursors are the resolvers' to the byte.
-  const outputs = keys.map((entry) => (entry.key.field.kind === 'decimal' ? `trim_scale(p.${entry.name})::text AS ${entry.name}` : `p.${entry.name}`));
+  const outputs = keys.map((entry) => `${cursorValue(entry.key, `p.${entry.name}`)} AS ${entry.name}`);
   const sql = `SELECT ${list.selection} AS j, ${outputs.join(', ')} FROM (${page}) p JOIN ${table(model)} r ON r.id = p.id ORDER BY ${order((entry) => `p.${entry.name}`)}`;
-  const rows = await context.prisma.$queryRawUnsafe<PageRow[]>(sql, ...statement.params);
+  const rows = await context.sql.prepared<PageRow>(sql, statement.params);
 
   const { limit } = request.window;
   const last = rows.length > limit ? rows[limit - 1] : undefined;
@@ -92,6 +91,24 @@ async function pageValue(
       return (await page.total()).estimated;
     default:
       return page[pageKey.field as 'limit' | 'offset' | 'next_cursor'];
+  }
+}
+
+/**
+ * A sort value as the driver should hand it to encodeCursor, so cursors are the resolvers' to the byte:
+ * money as text (as a bigint prints), a decimal as Prisma's Decimal prints it, a date as the UTC
+ * midnight Prisma reads it as; on both databases' drivers alike.
+ */
+function cursorValue(key: SortKey, value: string): string {
+  switch (key.field.kind) {
+    case 'money':
+      return `${value}::text`;
+    case 'decimal':
+      return `trim_scale(${value})::text`;
+    case 'date':
+      return `(${value}::timestamp AT TIME ZONE 'UTC')`;
+    default:
+      return value;
   }
 }
 

@@ -151,7 +151,7 @@ function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, u
     const statement = new Statement(scope.statement.models, selectionParams, 'w');
     const where = whereSql(statement, model, 'r', definition.where(args.id as number));
     const sql = `SELECT ${selection} AS j FROM ${table(model)} r WHERE ${where} ORDER BY ${column('r', 'id')} LIMIT 1`;
-    const [row] = await context.prisma.$queryRawUnsafe<{ j: unknown }[]>(sql, ...statement.params);
+    const [row] = await context.sql.prepared<{ j: unknown }>(sql, statement.params);
     return row?.j ?? null;
   };
 }

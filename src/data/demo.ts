@@ -65,5 +65,5 @@ function progressLog(logger: Pick<Logger, 'info'>): (progress: ImportProgress) =
 
 /** A SqlClient whose transactions are the enclosing one, so the importer's per-file steps join it. */
 function withinTransaction(tx: SqlTx): SqlClient {
-  return { ...tx, transaction: (work) => work(tx) };
+  return { ...tx, prepared: (text, params) => tx.query(text, [...params]), transaction: (work) => work(tx) };
 }

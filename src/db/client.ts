@@ -25,11 +25,19 @@ export interface SqlClient {
   /** Runs one or more statements without parameters. */
   exec(sql: string): Promise<void>;
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * A read the database parses and plans once per connection (named by the text's digest, as Prisma's
+   * statements are): the compiled reads (src/compile), whose texts repeat with the operation.
+   */
+  prepared<Row = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
-  transaction<T>(work: (sql: Omit<SqlClient, 'transaction' | 'listen'>) => Promise<T>): Promise<T>;
+  transaction<T>(work: (sql: SqlTransaction) => Promise<T>): Promise<T>;
   /** LISTENs on a channel (src/sql/listen.ts); absent on a transaction's client. */
   listen?(channel: string, handlers: NotificationHandlers): Subscription;
 }
+
+/** What a transaction's work gets: statements on the transaction's one connection. */
+export type SqlTransaction = Pick<SqlClient, 'exec' | 'query'>;
 
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
@@ -93,6 +101,9 @@ function statementName(query: { sql: string; args: readonly unknown[]; argTypes:
   return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
 }
 
+/** Our own prepared reads' names: their parameters are untyped text, so the text alone names them. */
+const readName = (text: string): string => `r${createHash('sha1').update(text).digest('base64url')}`;
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
@@ -120,6 +131,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
+    prepared: async <Row,>(text: string, params: readonly unknown[]) => {
+      options.onQuery?.(text);
+      return (await pool.query({ name: readName(text), text, values: [...params] })).rows as Row[];
+    },
     transaction: async (work) => {
       const client = await pool.connect();
       try {
@@ -173,6 +188,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   const sql: SqlClient = {
     exec: async (text) => void (await pglite.exec(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pglite.query<Row>(text, params)).rows,
+    prepared: async <Row,>(text: string, params: readonly unknown[]) => {
+      options.onQuery?.(text);
+      return (await pglite.query<Row>(text, [...params])).rows;
+    },
     transaction: (work) =>
       pglite.transaction((tx) =>
         work({

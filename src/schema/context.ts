@@ -1,11 +1,13 @@
 /** The GraphQL context, built per request by app.ts for both transports. */
-import type { PrismaClient } from '../db/client.ts';
+import type { PrismaClient, SqlClient } from '../db/client.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../logger.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
   readonly prisma: PrismaClient;
+  /** The compiled reads' statements (src/compile), on the same connections as Prisma's. */
+  readonly sql: Pick<SqlClient, 'prepared'>;
   readonly principal: Principal | null;
   readonly requestId: string;
   readonly logger: Logger;

@@ -3,9 +3,9 @@
  * `unnest($1::int[], $2::text[], ...)` turns them back into rows. This is the fastest portable way to
  * load many rows through a parameterised query on both PGlite and PostgreSQL (no COPY in PGlite's API).
  */
-import type { SqlClient } from '../../db/client.ts';
+import type { SqlClient, SqlTransaction } from '../../db/client.ts';
 
-export type SqlTx = Omit<SqlClient, 'transaction'>;
+export type SqlTx = SqlTransaction;
 
 /** A column and its PostgreSQL element type (`int`, `bigint`, `text`, `bool`, `timestamptz`, ...). */
 export interface Column<Row> {
