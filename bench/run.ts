@@ -5,7 +5,9 @@
  * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench` database, created and
  * seeded on first use), BENCH_ENTITIES (100000), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_WORKERS
  * (our server's WEB_CONCURRENCY, default 1 like the baseline), BENCH_SAMPLES (5: sequential requests per
- * row of the scale table), BENCH_ONLY (`scale` or `throughput` to run one table).
+ * row of the scale table), BENCH_ROUNDS (3: alternating throughput rounds per server, median shown),
+ * BENCH_ONLY (`scale` or `throughput` to run one table), BENCH_POSTGRAPHILE_URL (PostGraphile v5's
+ * /graphql on the same database: the GraphQL scenarios are then also measured against it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +31,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 /** Our server's worker processes (WEB_CONCURRENCY); the baseline always runs one. */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
+/** Throughput rounds per server, alternating; the table shows each server's median round. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY;
 /** PostGraphile v5 serving the same database (optional peer for the GraphQL scenarios), e.g. http://127.0.0.1:5791/graphql */
 const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
@@ -136,6 +140,13 @@ interface Measurement {
   errors: number;
 }
 
+/** The round of median throughput (its latencies with it), and every round's errors. */
+function median(rounds: Measurement[]): Measurement {
+  const sorted = [...rounds].sort((a, b) => a.rps - b.rps);
+  const middle = sorted[Math.floor(sorted.length / 2)]!;
+  return { ...middle, errors: rounds.reduce((sum, round) => sum + round.errors, 0) };
+}
+
 async function load(url: string, request: Scenario['ours'], headers: Record<string, string>, seconds: number): Promise<Measurement> {
   const result = await autocannon({
     url: `${url}${request.path}`,
@@ -173,7 +184,7 @@ async function assertPeerAgrees(ourUrl: string, headers: Record<string, string>,
 
 function report(rows: { scenario: string; ours: Measurement; baseline: Measurement; peer?: Measurement }[]): void {
   const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
-  console.log(`\n${ENTITIES} entities, ${CONNECTIONS} connections, ${SECONDS} s per run, our server ${WORKERS} process(es), baseline 1\n`);
+  console.log(`\n${ENTITIES} entities, ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds, our server ${WORKERS} process(es), baseline 1\n`);
   console.log(`${'scenario'.padEnd(26)}${'ours req/s'.padStart(11)}${'base req/s'.padStart(11)}${'ratio'.padStart(8)}` +
     `${'ours p50'.padStart(10)}${'base p50'.padStart(10)}${'ours p99'.padStart(10)}${'base p99'.padStart(10)}`);
   for (const { scenario, ours, baseline, peer } of rows) {
@@ -216,20 +227,22 @@ async function main(): Promise<void> {
     if (ONLY === 'scale') return;
     const rows = [];
     for (const scenario of scenarios(ids)) {
-      const baselineRequest = { method: 'GET' as const, path: scenario.baseline };
-      await load(ourUrl, scenario.ours, headers, 2); // warm-up: JIT, pools, plan caches
-      await load('http://127.0.0.1:4812', baselineRequest, {}, 2);
-      const oursResult = await load(ourUrl, scenario.ours, headers, SECONDS);
-      const baselineResult = await load('http://127.0.0.1:4812', baselineRequest, {}, SECONDS);
-      let peer: Measurement | undefined;
+      const targets: { url: string; request: Scenario['ours']; headers: Record<string, string> }[] = [
+        { url: ourUrl, request: scenario.ours, headers },
+        { url: 'http://127.0.0.1:4812', request: { method: 'GET', path: scenario.baseline }, headers: {} },
+      ];
       if (PEER_URL && scenario.peer) {
         await assertPeerAgrees(ourUrl, headers, scenario);
-        const peerRequest = { method: 'POST' as const, path: '', body: JSON.stringify({ query: scenario.peer }) };
-        const peerHeaders = { 'content-type': 'application/json' };
-        await load(PEER_URL, peerRequest, peerHeaders, 2);
-        peer = await load(PEER_URL, peerRequest, peerHeaders, SECONDS);
+        targets.push({ url: PEER_URL, request: { method: 'POST', path: '', body: JSON.stringify({ query: scenario.peer }) }, headers: { 'content-type': 'application/json' } });
       }
-      rows.push({ scenario: scenario.name, ours: oursResult, baseline: baselineResult, peer });
+      for (const target of targets) await load(target.url, target.request, target.headers, 2); // warm-up: JIT, pools, plan caches
+      // Alternating rounds, so a moment of load elsewhere on the machine falls on all of them alike.
+      const rounds: Measurement[][] = targets.map(() => []);
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const [index, target] of targets.entries()) rounds[index]!.push(await load(target.url, target.request, target.headers, SECONDS));
+      }
+      const [oursResult, baselineResult, peer] = rounds.map(median);
+      rows.push({ scenario: scenario.name, ours: oursResult!, baseline: baselineResult!, peer });
     }
     report(rows);
   } finally {

@@ -101,8 +101,22 @@ function statementName(query: { sql: string; args: readonly unknown[]; argTypes:
   return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
 }
 
-/** Our own prepared reads' names: their parameters are untyped text, so the text alone names them. */
-const readName = (text: string): string => `r${createHash('sha1').update(text).digest('base64url')}`;
+/**
+ * Our own prepared reads' names: their parameters are untyped, so the text alone names them. A text
+ * recurs with its operation and filter shape, so names are remembered (hashing a long statement on
+ * every request showed in profiles); the memory is bounded by forgetting everything when it fills.
+ */
+const readNames = new Map<string, string>();
+const READ_NAMES_KEPT = 2_000;
+function readName(text: string): string {
+  let name = readNames.get(text);
+  if (name === undefined) {
+    if (readNames.size >= READ_NAMES_KEPT) readNames.clear();
+    name = `r${createHash('sha1').update(text).digest('base64url')}`;
+    readNames.set(text, name);
+  }
+  return name;
+}
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
