@@ -19,6 +19,7 @@ import { accessLog } from './http/access-log.ts';
 import { corsPolicy } from './http/cors.ts';
 import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
+import { clientGone } from './http/client-gone.ts';
 import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
@@ -62,6 +63,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     responseHeaders: transport.responseHeaders,
     clock,
     exactTotalLimit: config.EXACT_TOTAL_LIMIT,
+    signal: transport.signal,
   });
 
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
@@ -141,6 +143,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
       onIdentified: (principal) => {
         res.locals.principal = principal;
       },
+      signal: clientGone(res),
     };
     // handle() answers some requests (the GraphiQL page) synchronously and returns no promise.
     Promise.resolve(graphql.handle(req, res, transport)).catch(next);

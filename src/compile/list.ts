@@ -52,7 +52,7 @@ export async function readList(list: CompiledList, context: GraphQLContext, args
   ].join(' ');
   const outputs = keys.map((entry) => `${cursorValue(entry.key, `p.${entry.name}`)} AS ${entry.name}`);
   const sql = `SELECT ${list.selection} AS j, ${outputs.join(', ')} FROM (${page}) p JOIN ${table(model)} r ON r.id = p.id ORDER BY ${order((entry) => `p.${entry.name}`)}`;
-  const rows = await context.sql.prepared<PageRow>(sql, statement.params);
+  const rows = await context.sql.prepared<PageRow>(sql, statement.params, context.signal);
 
   const { limit } = request.window;
   const last = rows.length > limit ? rows[limit - 1] : undefined;

@@ -24,7 +24,7 @@ import type { ListDefinition, RecordDefinition } from '../schema/list-query.ts';
 import type { Resource } from '../filter/index.ts';
 import { readList, type CompiledList } from './list.ts';
 import type { Model, Models } from './model.ts';
-import { collectFields, objectOfFields, type SelectionScope } from './select.ts';
+import { collectFields, objectOfFields, subfields, type SelectionScope } from './select.ts';
 import { column, NotCompiled, Statement, table } from './statement.ts';
 import { whereSql } from './where.ts';
 
@@ -111,7 +111,7 @@ const PAGE_FIELDS = new Set(['limit', 'offset', 'total', 'total_is_estimate', 'n
 
 function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definition: ListDefinition<Resource>): CompiledRootRead {
   const listType = objectType(field);
-  const listFields = collectFields(scope, listType, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+  const listFields = subfields(scope, listType, nodes);
   const dataField = listType.getFields().data;
   const pageField = listType.getFields().page;
   if (!dataField || !pageField) throw new NotCompiled(`list type ${listType.name}`);
@@ -125,11 +125,11 @@ function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unk
     const name = fieldNodes[0]!.name.value;
     if (name === '__typename') shape.push({ key, typename: listType.name });
     else if (name === 'data') {
-      const itemFields = collectFields(scope, itemType, fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+      const itemFields = subfields(scope, itemType, fieldNodes);
       selection = objectOfFields(scope, itemType, model, 'r', itemFields);
       shape.push({ key, data: true });
     } else if (name === 'page') {
-      const pageFields = collectFields(scope, pageType, fieldNodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+      const pageFields = subfields(scope, pageType, fieldNodes);
       const page = [...pageFields].map(([pageKey, pageNodes]) => {
         const pageName = pageNodes[0]!.name.value;
         if (!PAGE_FIELDS.has(pageName) || pageNodes.some((node) => node.arguments?.length)) throw new NotCompiled(`page field ${pageName}`);
@@ -145,13 +145,13 @@ function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unk
 function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definition: RecordDefinition): CompiledRootRead {
   const type = objectType(field);
   const model = modelOf(scope, type);
-  const fields = collectFields(scope, type, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+  const fields = subfields(scope, type, nodes);
   const selection = objectOfFields(scope, type, model, 'r', fields);
   return async (context, args, selectionParams) => {
     const statement = new Statement(scope.statement.models, selectionParams, 'w');
     const where = whereSql(statement, model, 'r', definition.where(args.id as number));
     const sql = `SELECT ${selection} AS j FROM ${table(model)} r WHERE ${where} ORDER BY ${column('r', 'id')} LIMIT 1`;
-    const [row] = await context.sql.prepared<{ j: unknown }>(sql, statement.params);
+    const [row] = await context.sql.prepared<{ j: unknown }>(sql, statement.params, context.signal);
     return row?.j ?? null;
   };
 }

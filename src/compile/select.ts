@@ -85,10 +85,14 @@ function included(scope: SelectionScope, directives: readonly DirectiveNode[]): 
   return true;
 }
 
+/** The fields selected under some nodes of one response key, by response key. */
+export function subfields(scope: SelectionScope, type: GraphQLObjectType, nodes: readonly FieldNode[]): Map<string, FieldNode[]> {
+  return collectFields(scope, type, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+}
+
 /** The JSON object of the record at `alias` (a row of `model`) with the selected fields of `type`. */
 export function objectSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, nodes: readonly FieldNode[]): string {
-  const fields = collectFields(scope, type, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
-  return objectOfFields(scope, type, model, alias, fields);
+  return objectOfFields(scope, type, model, alias, subfields(scope, type, nodes));
 }
 
 export function objectOfFields(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, fields: Map<string, FieldNode[]>): string {

@@ -27,9 +27,11 @@ export interface SqlClient {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   /**
    * A read the database parses and plans once per connection (named by the text's digest, as Prisma's
-   * statements are): the compiled reads (src/compile), whose texts repeat with the operation.
+   * statements are): the compiled reads (src/compile), whose texts repeat with the operation. When
+   * `signal` aborts (the client left), PostgreSQL cancels the statement; the embedded database has
+   * no second session to cancel from and lets it finish.
    */
-  prepared<Row = Record<string, unknown>>(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  prepared<Row = Record<string, unknown>>(sql: string, params: readonly unknown[], signal?: AbortSignal): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(work: (sql: SqlTransaction) => Promise<T>): Promise<T>;
   /** LISTENs on a channel (src/sql/listen.ts); absent on a transaction's client. */
@@ -118,6 +120,23 @@ function readName(text: string): string {
   return name;
 }
 
+/**
+ * Asks PostgreSQL to cancel what a session is running, from a connection of its own: the pool may be
+ * the very thing abandoned requests have exhausted. Best effort: a failure leaves the statement timeout.
+ */
+async function cancelBackend(url: string, processId: number | undefined): Promise<void> {
+  if (processId === undefined) return;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT pg_cancel_backend($1)', [processId]);
+  } catch {
+    // The statement then ends at the statement timeout, as before.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
@@ -145,9 +164,20 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
-    prepared: async <Row,>(text: string, params: readonly unknown[]) => {
+    prepared: async <Row,>(text: string, params: readonly unknown[], signal?: AbortSignal) => {
       options.onQuery?.(text);
-      return (await pool.query({ name: readName(text), text, values: [...params] })).rows as Row[];
+      const query = { name: readName(text), text, values: [...params] };
+      if (!signal) return (await pool.query(query)).rows as Row[];
+      const client = await pool.connect();
+      // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
+      const cancel = () => void cancelBackend(url, (client as unknown as { processID?: number }).processID);
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        return (await client.query(query)).rows as Row[];
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        client.release();
+      }
     },
     transaction: async (work) => {
       const client = await pool.connect();

@@ -24,6 +24,8 @@ export interface TransportContext {
   responseHeaders: Headers;
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
+  /** Aborted when the client leaves before the answer (src/http/client-gone.ts). */
+  signal?: AbortSignal;
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
 }

@@ -1,6 +1,7 @@
 /** Binds the pure REST handler to express. The only REST file that knows express exists. */
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, toErrorEnvelope } from '../errors.ts';
+import { clientGone } from '../http/client-gone.ts';
 import { sendCsvExport, wantsCsv } from './csv-export.ts';
 import type { RestRequest, QueryValue } from './request.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
@@ -39,6 +40,7 @@ function toRestRequest(req: Request, res: Response): RestRequest {
     onIdentified: (principal) => {
       res.locals.principal = principal;
     },
+    signal: clientGone(res),
   };
 }
 

@@ -18,6 +18,8 @@ export interface RestRequest {
   endpoint?: string;
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
+  /** Aborted when the client leaves before the answer. */
+  signal?: AbortSignal;
 }
 
 const INT_MIN = -2_147_483_648;

@@ -8,6 +8,8 @@ export interface GraphQLContext {
   readonly prisma: PrismaClient;
   /** The compiled reads' statements (src/compile), on the same connections as Prisma's. */
   readonly sql: Pick<SqlClient, 'prepared'>;
+  /** Aborted when the client leaves before the answer: a compiled read then cancels its statement. */
+  readonly signal?: AbortSignal | undefined;
   readonly principal: Principal | null;
   readonly requestId: string;
   readonly logger: Logger;

@@ -69,3 +69,39 @@ it('ten abandoned slow requests do not exhaust the pool: readiness and tokens ke
   expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
   expect((await app.fetch('/readyz')).status).toBe(200);
 });
+
+it('cancels a compiled read whose client left, long before the statement timeout', async () => {
+  const patientDb = await openDatabase({ url: testPostgresUrl(), schema: direct.connection.schema, poolSize: POOL_SIZE, statementTimeoutMs: 60_000 });
+  const patient = await startTestApp({ db: { ...direct, ...patientDb, destroy: async () => patientDb.close() } });
+  const client = await createApiKeyAndToken(patient);
+  const observer = new pg.Client({ connectionString: testPostgresUrl() });
+  await observer.connect();
+  // Compiled list statements waiting on a lock (pg_stat_activity shows a statement's first 1 KiB).
+  const waiting = async () =>
+    (
+      await observer.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT json_build_object(''id'', r."id", ''uuid''%'`,
+      )
+    ).rows[0]!.n;
+  const locker = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${direct.connection.schema}"` });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE entities IN ACCESS EXCLUSIVE MODE');
+  try {
+    const controller = new AbortController();
+    const pending = client.fetch('/api/entities?limit=1', { signal: controller.signal }).catch((error: unknown) => error);
+    await expect.poll(waiting, { timeout: 5_000, interval: 50 }).toBe(1);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    // Cancelled within moments, where before it waited out the 60 s statement timeout holding a connection.
+    await expect.poll(waiting, { timeout: 3_000, interval: 50 }).toBe(0);
+  } finally {
+    await locker.query('ROLLBACK');
+    await locker.end();
+    await observer.end();
+    await patient.close();
+    await patientDb.close();
+  }
+  expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
+});
