@@ -71,7 +71,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     useAuthenticateFirst(auth.authenticate),
     usePermissions(),
     // Last: it answers only what every plugin before it let through.
-    ...(config.COMPILED_READS ? [useCompiledReads()] : []),
+    ...(config.COMPILED_READS ? [useCompiledReads(logger)] : []),
   ] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({

@@ -10,6 +10,7 @@ import type { ListArgs } from '../schema/list.ts';
 import { once, readListRequest, type ListDefinition } from '../schema/list-query.ts';
 import { encodeCursor, type SortKey } from '../schema/list-order.ts';
 import { countOrEstimate, type Countable, type PageTotal } from '../sql/count.ts';
+import { JsonText } from './json-text.ts';
 import type { Model, Models } from './model.ts';
 import { column, joinCondition, NotCompiled, Statement, table } from './statement.ts';
 import { whereSql } from './where.ts';
@@ -31,7 +32,8 @@ interface PageKey {
 }
 
 interface PageRow {
-  j: unknown;
+  /** The row's JSON as PostgreSQL wrote it. */
+  j: string;
   [key: `k${number}`]: unknown;
 }
 
@@ -51,24 +53,25 @@ export async function readList(list: CompiledList, context: GraphQLContext, args
     `LIMIT ${statement.param(request.window.limit + 1)} OFFSET ${statement.param(request.skip)}`,
   ].join(' ');
   const outputs = keys.map((entry) => `${cursorValue(entry.key, `p.${entry.name}`)} AS ${entry.name}`);
-  const sql = `SELECT ${list.selection} AS j, ${outputs.join(', ')} FROM (${page}) p JOIN ${table(model)} r ON r.id = p.id ORDER BY ${order((entry) => `p.${entry.name}`)}`;
+  const sql = `SELECT ${list.selection}::text AS j, ${outputs.join(', ')} FROM (${page}) p JOIN ${table(model)} r ON r.id = p.id ORDER BY ${order((entry) => `p.${entry.name}`)}`;
   const rows = await context.sql.prepared<PageRow>(sql, statement.params, context.signal);
 
   const { limit } = request.window;
   const last = rows.length > limit ? rows[limit - 1] : undefined;
+  const nextCursor = last ? encodeCursor(request.keys, args.filter, rowOfSortValues(request.keys, last)) : null;
   // Counted by Prisma as on the resolver path (in the estimate mode, from the plan of Prisma's probe).
   const total = once(() => countOrEstimate(context.prisma, delegateOf(context, model), request.where, context.exactTotalLimit));
   const result: Record<string, unknown> = {};
   for (const entry of list.shape) {
     if ('typename' in entry) result[entry.key] = entry.typename;
-    else if ('data' in entry) result[entry.key] = rows.slice(0, limit).map((row) => row.j);
+    else if ('data' in entry) result[entry.key] = rows.slice(0, limit).map((row) => new JsonText(row.j));
     else {
       const pageObject: Record<string, unknown> = {};
       for (const pageKey of entry.page) {
         pageObject[pageKey.key] = await pageValue(pageKey, {
           limit,
           offset: request.skip,
-          next_cursor: last ? encodeCursor(request.keys, args.filter, rowOfSortValues(request.keys, last)) : null,
+          next_cursor: nextCursor,
           total,
         });
       }

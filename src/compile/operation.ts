@@ -22,6 +22,7 @@ import {
 import type { GraphQLContext } from '../schema/context.ts';
 import type { ListDefinition, RecordDefinition } from '../schema/list-query.ts';
 import type { Resource } from '../filter/index.ts';
+import { JsonText } from './json-text.ts';
 import { readList, type CompiledList } from './list.ts';
 import type { Model, Models } from './model.ts';
 import { collectFields, objectOfFields, subfields, type SelectionScope } from './select.ts';
@@ -150,8 +151,8 @@ function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, u
   return async (context, args, selectionParams) => {
     const statement = new Statement(scope.statement.models, selectionParams, 'w');
     const where = whereSql(statement, model, 'r', definition.where(args.id as number));
-    const sql = `SELECT ${selection} AS j FROM ${table(model)} r WHERE ${where} ORDER BY ${column('r', 'id')} LIMIT 1`;
-    const [row] = await context.sql.prepared<{ j: unknown }>(sql, statement.params, context.signal);
-    return row?.j ?? null;
+    const sql = `SELECT ${selection}::text AS j FROM ${table(model)} r WHERE ${where} ORDER BY ${column('r', 'id')} LIMIT 1`;
+    const [row] = await context.sql.prepared<{ j: string }>(sql, statement.params, context.signal);
+    return row ? new JsonText(row.j) : null;
   };
 }

@@ -33,9 +33,6 @@ export interface SelectionScope {
   variables: Readonly<Record<string, unknown>>;
 }
 
-/** A JSON object can be built from at most 50 key/value pairs (json_build_object's 100 arguments). */
-const MAX_KEYS = 50;
-
 /** The fields of a selection by response key, fragments inlined and @skip/@include applied. */
 export function collectFields(
   scope: SelectionScope,
@@ -95,10 +92,20 @@ export function objectSql(scope: SelectionScope, type: GraphQLObjectType, model:
   return objectOfFields(scope, type, model, alias, subfields(scope, type, nodes));
 }
 
+/**
+ * The object as `row_to_json` of a one-row subquery whose columns are the response keys: PostgreSQL
+ * writes it compactly, as JSON.stringify would, so its text can go to the client as it is (json-text.ts).
+ * Response keys are GraphQL names (`[_A-Za-z][_0-9A-Za-z]*`), safe as quoted identifiers.
+ */
 export function objectOfFields(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, fields: Map<string, FieldNode[]>): string {
-  if (fields.size > MAX_KEYS) throw new NotCompiled(`more than ${MAX_KEYS} fields in one object`);
-  const pairs = [...fields].map(([key, nodes]) => `'${key}', ${fieldSql(scope, type, model, alias, nodes)}`);
-  return `json_build_object(${pairs.join(', ')})`;
+  const columns = [...fields].map(([key, nodes]) => `${fieldSql(scope, type, model, alias, nodes)} AS "${key}"`);
+  return `(SELECT row_to_json(o) FROM (SELECT ${columns.join(', ')}) o)`;
+}
+
+/** A JSON array of `element`s in `order`, written compactly like the objects; `[]` when there are none. */
+function arraySql(element: string, order: readonly string[], from: string): string {
+  const orderBy = order.length ? ` ORDER BY ${order.join(', ')}` : '';
+  return `(SELECT coalesce('[' || string_agg(${element}::text, ','${orderBy}) || ']', '[]')::json ${from})`;
 }
 
 function fieldSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, alias: string, nodes: FieldNode[]): string {
@@ -192,6 +199,7 @@ function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, m
   }
   const lists = hops.filter((hop) => hop.relation.isList);
   if (lists.length > 1) throw new NotCompiled('a path through two list relations');
+  if (lists.length && path.column !== undefined) throw new NotCompiled('a list of columns');
   const last = hops[hops.length - 1]!;
 
   const from = hops
@@ -223,10 +231,9 @@ function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, m
     const keys = order.map((term, index) => `${term.expression} AS o${index}`);
     const distinct = `SELECT DISTINCT ON (${column(last.alias, 'id')}) ${value} AS j${keys.map((key) => `, ${key}`).join('')} FROM ${from} WHERE ${conditions} ORDER BY ${[column(last.alias, 'id'), ...order.map(termSql)].join(', ')}`;
     const outer = order.map((term, index) => termSql({ ...term, expression: `d.o${index}` }));
-    return `(SELECT coalesce(json_agg(d.j${outer.length ? ` ORDER BY ${outer.join(', ')}` : ''}), '[]'::json) FROM (${distinct}) d)`;
+    return arraySql('d.j', outer, `FROM (${distinct}) d`);
   }
-  const orderBy = order.length ? ` ORDER BY ${order.map(termSql).join(', ')}` : '';
-  return `(SELECT coalesce(json_agg(${value}${orderBy}), '[]'::json) FROM ${from} WHERE ${conditions})`;
+  return arraySql(value, order.map(termSql), `FROM ${from} WHERE ${conditions}`);
 }
 
 function columnOfPath(field: GraphQLField<unknown, unknown>, path: FollowPath, value: string): string {

@@ -6,20 +6,25 @@
  * the resolvers word and place), simply continues to the resolvers: they remain the reference, and
  * the compiled answer must equal theirs (test/integration/compile/).
  */
-import { locatedError, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { locatedError, print, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { stringify } from '../compile/json-text.ts';
 import { coerceVariables, compileOperation, findOperation, type CompiledOperation, type Variables } from '../compile/operation.ts';
 import { readModels, type Models } from '../compile/model.ts';
 import { NotCompiled } from '../compile/statement.ts';
 import { findAppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { createErrorMasker } from './mask-error.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
 /** An operation's compiled form for each combination of the variables its @skip/@include read; null: not compiled. */
 type PlanCache = WeakMap<DocumentNode, Map<string, CompiledOperation | null>>;
 
-export function useCompiledReads(): Plugin<GraphQLContext & TransportContext> {
+export function useCompiledReads(logger: Logger): Plugin<GraphQLContext & TransportContext> {
   const plans: PlanCache = new WeakMap();
+  // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
+  const maskError = createErrorMasker(logger);
   let models: Models | undefined;
 
   return {
@@ -41,11 +46,12 @@ export function useCompiledReads(): Plugin<GraphQLContext & TransportContext> {
       }
       if (!compiled) return;
       try {
-        setResultAndStopExecution({ data: await compiled.read(context, variables) });
+        // Yoga serializes a result with its own `stringify`: the records' JSON goes out as PostgreSQL wrote it.
+        setResultAndStopExecution({ data: await compiled.read(context, variables), stringify } as ExecutionResult);
       } catch (error) {
         // The resolvers raise the same input errors, with their paths; a compiler gap is theirs to serve.
         if (error instanceof NotCompiled || findAppError(error)) return;
-        setResultAndStopExecution({ data: null, errors: [locatedError(error, operation.selectionSet.selections[0] ?? [])] });
+        setResultAndStopExecution({ data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []))] });
       }
     },
   };

@@ -9,6 +9,7 @@
 import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
+import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
 import type { QueryValue, RestRequest } from './request.ts';
@@ -61,7 +62,8 @@ export async function sendCsvExport(
   // following pages, by cursor, are large unless the client chose a size.
   const base: Record<string, QueryValue> = { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE };
   const response = await handle(request);
-  const [body, init] = response;
+  // Rows are read as objects here (compiled reads hand over JSON text).
+  const [body, init] = materialize(response);
   if (init.status !== 200) {
     sendJson(response);
     return;
@@ -102,7 +104,7 @@ export async function sendCsvExport(
       res.destroy(new Error(`CSV export stopped: page answered ${nextInit.status}`));
       return;
     }
-    page = next;
+    page = materialize(next);
   }
   csv.end();
 }

@@ -1,4 +1,5 @@
 /** Wraps operation results in the REST envelopes: `{data, page}` for lists, `{data}` for records. */
+import { materialize } from '../compile/json-text.ts';
 import { notFound, validationError } from '../errors.ts';
 import { closeMatches } from '../filter/index.ts';
 import type { RestRequest } from './request.ts';
@@ -30,9 +31,10 @@ export function parseFieldSelection(request: RestRequest, known: readonly string
   return wanted;
 }
 
+/** The rows with only the fields asked for; without `fields=`, the rows as they came (JSON text too). */
 function project(rows: Row[], fields: Set<string> | undefined): Row[] {
   if (!fields) return rows;
-  return rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => fields.has(key))));
+  return materialize(rows).map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => fields.has(key))));
 }
 
 export function listEnvelope(data: Row, fields: Set<string> | undefined): RestResult {

@@ -1,6 +1,7 @@
 /** Binds the pure REST handler to express. The only REST file that knows express exists. */
 import express, { type Request, type Response, type Router } from 'express';
 import { AppError, toErrorEnvelope } from '../errors.ts';
+import { stringify } from '../compile/json-text.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { sendCsvExport, wantsCsv } from './csv-export.ts';
 import type { RestRequest, QueryValue } from './request.ts';
@@ -13,7 +14,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export function sendResponse(res: Response, [body, init]: RestResponse): void {
   res.status(init.status).set(init.headers);
   if (init.status === 204 || body === undefined) res.end();
-  else res.json(body);
+  // The compiled reads' records are JSON text already (src/compile/json-text.ts).
+  else res.type('application/json').send(stringify(body));
 }
 
 export function sendError(res: Response, error: AppError): void {

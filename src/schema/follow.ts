@@ -46,7 +46,8 @@ function walk(value: unknown, steps: readonly Step[]): unknown {
   return Array.isArray(next) ? next.flatMap((item) => walk(item, rest)) : walk(next, rest);
 }
 
-function firstOfEachId(records: unknown[]): unknown[] {
+/** The first record of each id, in order. */
+export function uniqueById<T>(records: readonly T[]): T[] {
   const seen = new Set<unknown>();
   return records.filter((record) => {
     const id = (record as Row).id;
@@ -67,7 +68,7 @@ export function follow(steps: readonly Step[], options: { distinctById?: boolean
       selectAlong(steps, nestedSelection(true)),
     resolve: (parent: unknown): never => {
       const found = walk(parent, steps);
-      return (path.distinctById && Array.isArray(found) ? firstOfEachId(found) : found) as never;
+      return (path.distinctById && Array.isArray(found) ? uniqueById(found) : found) as never;
     },
     extensions: { follow: path },
   };

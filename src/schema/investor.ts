@@ -1,5 +1,5 @@
 import { builder } from './builder.ts';
-import { follow, followColumn } from './follow.ts';
+import { follow, followColumn, uniqueById } from './follow.ts';
 import { Entity } from './entity.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
@@ -63,12 +63,6 @@ export const Investor = builder.prismaObject('Investor', {
     };
   },
 });
-
-export function uniqueById<T extends { id: number }>(records: T[]): T[] {
-  const seen = new Map<number, T>();
-  for (const record of records) if (!seen.has(record.id)) seen.set(record.id, record);
-  return [...seen.values()];
-}
 
 builder.prismaObjectField('Entity', 'investor_profile', (t) =>
   t.relation('investor', { type: Investor, nullable: true, description: 'The investor profile, for investor entities' }),

@@ -1,7 +1,7 @@
 // What an operator sees of requests that go wrong: the request id on every error line, wherever it
 // was logged, and a log line and a metric for requests the client abandoned.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { PrismaClient } from '../../src/db/client.ts';
+import type { PrismaClient, SqlClient } from '../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
@@ -26,9 +26,21 @@ function troubledPrisma(prisma: PrismaClient): PrismaClient {
   }) as unknown as PrismaClient;
 }
 
+/** The same troubles for the compiled reads' statements (src/compile), whose filter values are parameters. */
+function troubledSql(sql: SqlClient): SqlClient {
+  return {
+    ...sql,
+    prepared: async (text, params, signal) => {
+      if (params.includes('explode')) throw new Error('the database said something unexpected');
+      if (params.includes('slow')) await new Promise((resolve) => setTimeout(resolve, 700));
+      return sql.prepared(text, params, signal);
+    },
+  };
+}
+
 beforeAll(async () => {
   db = await createTestDatabase();
-  app = await startTestApp({ db, prisma: troubledPrisma(db.prisma) });
+  app = await startTestApp({ db: { ...db, sql: troubledSql(db.sql) }, prisma: troubledPrisma(db.prisma) });
   auth = await createApiKeyAndToken(app);
 });
 

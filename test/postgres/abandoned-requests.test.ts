@@ -81,7 +81,7 @@ it('cancels a compiled read whose client left, long before the statement timeout
     (
       await observer.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT json_build_object(''id'', r."id", ''uuid''%'`,
+         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT (SELECT row_to_json(o) FROM (SELECT r."id" AS "id", r."uuid" AS "uuid"%'`,
       )
     ).rows[0]!.n;
   const locker = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${direct.connection.schema}"` });

@@ -99,7 +99,7 @@ describe.each(LISTS)('REST $path', ({ resource, path }) => {
       expect((await compiled.auth.fetch(request)).status).toBe(200);
       const reads = statements.filter((sql) => /^\s*(SELECT|WITH)/i.test(sql));
       expect(reads, request).toHaveLength(expected);
-      expect(reads[0], request).toContain('json_build_object');
+      expect(reads[0], request).toContain('row_to_json');
     }
   });
 
@@ -202,12 +202,12 @@ describe('GraphQL', () => {
     await compiled.auth.graphql(query);
     const reads = statements.filter((sql) => /^\s*(SELECT|WITH)/i.test(sql));
     expect(reads).toHaveLength(1);
-    expect(reads[0]).toContain('json_build_object');
+    expect(reads[0]).toContain('row_to_json');
 
     statements.length = 0;
     // Entity.investors walks two list relations (rounds, then their investors): not compiled.
     await sameOverGraphQL(`{ entities(limit: 5, sort: "-id") { data { id investors { id name } } } }`);
-    expect(statements.some((sql) => sql.includes('json_build_object'))).toBe(false);
+    expect(statements.some((sql) => sql.includes('row_to_json'))).toBe(false);
   });
 
   test('errors are the resolvers\' errors, with their paths', async () => {
