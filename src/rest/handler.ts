@@ -3,7 +3,7 @@
  * route (404, or 405 with Allow), turns the request into variables, runs the prepared operation and
  * wraps the result. It never touches express.
  */
-import type { DocumentNode, ExecutionResult, GraphQLFormattedError } from 'graphql';
+import type { DocumentNode, GraphQLFormattedError } from 'graphql';
 import {
   AppError,
   findAppError,

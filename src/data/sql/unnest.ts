@@ -3,7 +3,7 @@
  * `unnest($1::int[], $2::text[], ...)` turns them back into rows. This is the fastest portable way to
  * load many rows through a parameterised query on both PGlite and PostgreSQL (no COPY in PGlite's API).
  */
-import type { SqlClient, SqlTransaction } from '../../db/client.ts';
+import type { SqlTransaction } from '../../db/client.ts';
 
 export type SqlTx = SqlTransaction;
 

@@ -4,7 +4,6 @@ import {
   ROUND_COLUMNS,
   ROUND_INVESTOR_COLUMNS,
   VALUATION_COLUMNS,
-  type RoundInvestorRow,
   type RoundRow,
   type ValuationRow,
 } from '../../sql/tables.ts';
