@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
-import type { PrismaClient } from '../../src/db/client.ts';
+import { openDatabase, type DatabaseOptions, type PrismaClient } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestApp {
@@ -71,4 +71,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.db) await db.destroy();
     },
   };
+}
+
+/**
+ * The app on a pool of its own (another URL, such as a proxy's, a size, timeouts) over the tables of
+ * `direct`; closing the app closes that pool.
+ */
+export async function startTestAppOnPool(direct: TestDatabase, pool: Omit<DatabaseOptions, 'schema'> & { url: string }): Promise<TestApp> {
+  const db = await openDatabase({ ...pool, schema: direct.connection.schema });
+  const app = await startTestApp({ db: { ...direct, ...db, destroy: () => db.close() } });
+  const close = async () => {
+    await app.close();
+    await db.close();
+  };
+  return { ...app, close };
 }

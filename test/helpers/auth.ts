@@ -63,6 +63,15 @@ export function createTestApiKey(app: TestApp, options: CredentialOptions = {}):
   });
 }
 
+/** POST /oauth/token as a form with client_secret_post, answered as it is (for status checks). */
+export function postTokenRequest(app: TestApp, key: { client_id: string; client_secret: string }): Promise<Response> {
+  return app.fetch('/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.client_secret }).toString(),
+  });
+}
+
 /** POST /oauth/token with client_secret_post; throws unless it answers 200. */
 export async function requestToken(app: TestApp, clientId: string, clientSecret: string, extra: Record<string, string> = {}): Promise<string> {
   const response = await app.fetch('/oauth/token', {

@@ -3,9 +3,8 @@
 // statement timeout has cancelled them the API serves again, with the pool intact.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
-import { openDatabase } from '../../src/db/client.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApiKeyAndToken, createTestApiKey, type TestCredentials } from '../helpers/auth.ts';
+import { startTestAppOnPool, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, createTestApiKey, postTokenRequest, type TestCredentials } from '../helpers/auth.ts';
 import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
 
 const POOL_SIZE = 3;
@@ -18,14 +17,12 @@ let key: { client_id: string; client_secret: string };
 
 beforeAll(async () => {
   direct = await createTestDatabase();
-  const db = await openDatabase({
+  app = await startTestAppOnPool(direct, {
     url: testPostgresUrl(),
-    schema: direct.connection.schema,
     poolSize: POOL_SIZE,
     connectTimeoutMs: 2_000,
     statementTimeoutMs: STATEMENT_TIMEOUT_MS,
   });
-  app = await startTestApp({ db: { ...direct, ...db, destroy: async () => db.close() } });
   auth = await createApiKeyAndToken(app);
   key = await createTestApiKey(app, { permissions: ['read:entities'] });
 });
@@ -35,12 +32,7 @@ afterAll(async () => {
   await direct.destroy();
 });
 
-const tokenRequest = () =>
-  app.fetch('/oauth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.client_secret }).toString(),
-  });
+const tokenRequest = () => postTokenRequest(app, key);
 
 it('ten abandoned slow requests do not exhaust the pool: readiness and tokens keep answering', async () => {
   expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
@@ -71,8 +63,7 @@ it('ten abandoned slow requests do not exhaust the pool: readiness and tokens ke
 });
 
 it('cancels a compiled read whose client left, long before the statement timeout', async () => {
-  const patientDb = await openDatabase({ url: testPostgresUrl(), schema: direct.connection.schema, poolSize: POOL_SIZE, statementTimeoutMs: 60_000 });
-  const patient = await startTestApp({ db: { ...direct, ...patientDb, destroy: async () => patientDb.close() } });
+  const patient = await startTestAppOnPool(direct, { url: testPostgresUrl(), poolSize: POOL_SIZE, statementTimeoutMs: 60_000 });
   const client = await createApiKeyAndToken(patient);
   const observer = new pg.Client({ connectionString: testPostgresUrl() });
   await observer.connect();
@@ -101,7 +92,6 @@ it('cancels a compiled read whose client left, long before the statement timeout
     await locker.end();
     await observer.end();
     await patient.close();
-    await patientDb.close();
   }
   expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
 });

@@ -1,9 +1,8 @@
 // PostgreSQL going away and coming back, through a proxy the test cuts: the API, GraphQL, the token
 // endpoint and /readyz answer 503 SERVICE_UNAVAILABLE with Retry-After, and serve again once it is back.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApiKeyAndToken, createTestApiKey, type TestCredentials } from '../helpers/auth.ts';
+import { startTestAppOnPool, type TestApp } from '../helpers/app.ts';
+import { createApiKeyAndToken, createTestApiKey, postTokenRequest, type TestCredentials } from '../helpers/auth.ts';
 import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -18,8 +17,7 @@ beforeAll(async () => {
   const target = new URL(testPostgresUrl());
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   target.port = String(proxy.port);
-  const proxied = await openDatabase({ url: target.toString(), schema: direct.connection.schema, poolSize: 3, connectTimeoutMs: 1_000 });
-  app = await startTestApp({ db: { ...direct, ...proxied, destroy: async () => proxied.close() } });
+  app = await startTestAppOnPool(direct, { url: target.toString(), poolSize: 3, connectTimeoutMs: 1_000 });
   auth = await createApiKeyAndToken(app);
   key = await createTestApiKey(app, { permissions: ['read:entities'] });
 });
@@ -30,12 +28,7 @@ afterAll(async () => {
   await direct.destroy();
 });
 
-const tokenRequest = () =>
-  app.fetch('/oauth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.client_secret }).toString(),
-  });
+const tokenRequest = () => postTokenRequest(app, key);
 
 it('answers 503 with Retry-After on every transport while the database is away, and recovers', async () => {
   expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
