@@ -71,6 +71,9 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
+    // CORS is the app's one policy (CORS_ORIGINS, src/http/cors.ts), for /graphql as for /api; yoga's
+    // own default would answer every origin, credentials allowed.
+    cors: false,
     plugins: [useResponseHeaders(), useValidationErrorCode(), ...useArmor(), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error) => maskError(error),

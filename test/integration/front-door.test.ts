@@ -137,6 +137,24 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('is the same policy on /graphql: off by default, the allowed origins only when set', async () => {
+    const ask = (target: TestApp, origin: string) =>
+      target.fetch('/graphql', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const graphqlPreflight = (target: TestApp, origin: string) =>
+      target.fetch('/graphql', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    expect((await ask(app, ORIGIN)).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await graphqlPreflight(app, ORIGIN)).headers.get('access-control-allow-origin')).toBeNull();
+    const withCors = await startTestApp({ db: app.db, env: { CORS_ORIGINS: ORIGIN } });
+    try {
+      expect((await ask(withCors, ORIGIN)).headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect((await graphqlPreflight(withCors, ORIGIN)).headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect((await ask(withCors, 'https://evil.example.net')).headers.get('access-control-allow-origin')).toBeNull();
+      expect((await graphqlPreflight(withCors, 'https://evil.example.net')).headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await withCors.close();
+    }
+  });
+
   it('answers preflights and requests from allowed origins only', async () => {
     const withCors = await startTestApp({ db: app.db, env: { CORS_ORIGINS: `${ORIGIN}, https://other.example.com` } });
     try {
