@@ -16,7 +16,6 @@ export const ENTITY_LIST: ListDefinition<'entities'> = {
 };
 
 export const ENTITY_RECORD: RecordDefinition = {
-  typeName: 'Entity',
   where: (id) => ({ id, deleted_at: null }),
 };
 

@@ -12,7 +12,7 @@ export const FOUNDER_LIST: ListDefinition<'founders'> = {
   defaultSort: 'id',
 };
 
-export const FOUNDER_RECORD: RecordDefinition = { typeName: 'Founder', where: (id) => ({ id }) };
+export const FOUNDER_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const FOUNDERS = declareResource({
   name: 'founders',

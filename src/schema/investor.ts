@@ -15,7 +15,6 @@ export const INVESTOR_LIST: ListDefinition<'investors'> = {
 };
 
 export const INVESTOR_RECORD: RecordDefinition = {
-  typeName: 'Investor',
   where: (id) => ({ id, entity: { deleted_at: null } }),
 };
 

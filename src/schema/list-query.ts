@@ -24,9 +24,8 @@ export interface ListDefinition<R extends Resource> {
   scope?(filter: CompiledFilter<R>): WhereFor<R> | undefined;
 }
 
-/** A by-id root field: which type it returns and which record an id names (e.g. only live entities). */
+/** A by-id root field: which record an id names (e.g. only live entities), for resolvers and src/compile. */
 export interface RecordDefinition {
-  typeName: string;
   where(id: number): object;
 }
 

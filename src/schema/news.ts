@@ -11,7 +11,7 @@ export const NEWS_LIST: ListDefinition<'news'> = {
   defaultSort: '-publish_date',
 };
 
-export const NEWS_RECORD: RecordDefinition = { typeName: 'NewsArticle', where: (id) => ({ id }) };
+export const NEWS_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const NEWS = declareResource({
   name: 'news',

@@ -12,7 +12,7 @@ export const TRANSACTION_LIST: ListDefinition<'transactions'> = {
   defaultSort: 'id',
 };
 
-export const TRANSACTION_RECORD: RecordDefinition = { typeName: 'Transaction', where: (id) => ({ id }) };
+export const TRANSACTION_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const TRANSACTIONS = declareResource({
   name: 'transactions',

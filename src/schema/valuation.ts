@@ -10,7 +10,7 @@ export const VALUATION_LIST: ListDefinition<'valuations'> = {
   defaultSort: 'id',
 };
 
-export const VALUATION_RECORD: RecordDefinition = { typeName: 'Valuation', where: (id) => ({ id }) };
+export const VALUATION_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const VALUATIONS = declareResource({
   name: 'valuations',
