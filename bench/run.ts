@@ -11,19 +11,16 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDatabase } from '../src/data/seed/index.ts';
 import { medianLatency, scaleRequests } from './scale.ts';
+import { obtainHeaders, ROOT, startOurServer, type OurServer } from './our-server.ts';
 import { BASELINE_SQL, scenarios, type Scenario } from './scenarios.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench';
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -78,59 +75,6 @@ function start(script: string, env: Record<string, string>): Promise<ChildProces
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     child.once('message', () => resolve(child));
   });
-}
-
-async function waitUntilReady(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
-async function startOurServer(port: number, clientId: string, clientSecret: string): Promise<ChildProcess> {
-  const child = fork(join(ROOT, 'src/main.ts'), [], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-bench-')),
-      LOAD_DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      // The estimate mode a deployment of millions of rows would turn on (docs/read-api.md, Lists).
-      EXACT_TOTAL_LIMIT: process.env.EXACT_TOTAL_LIMIT ?? '20000',
-      ADMIN_CLIENT_ID: clientId,
-      ADMIN_CLIENT_SECRET: clientSecret,
-      // The benchmark measures serving, not the rate limiter's refusals.
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-      WEB_CONCURRENCY: String(WORKERS),
-    },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  await waitUntilReady(`http://127.0.0.1:${port}`);
-  return child;
-}
-
-async function obtainHeaders(url: string, clientId: string, clientSecret: string): Promise<Record<string, string>> {
-  const response = await fetch(`${url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: url }),
-  });
-  if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
-  const { access_token: token } = (await response.json()) as { access_token: string };
-  return {
-    authorization: `Bearer ${token}`,
-    'x-client-id': clientId,
-    'user-agent': 'venture-data-api-bench/1.0 (bench@example.org)',
-    'content-type': 'application/json',
-  };
 }
 
 interface Measurement {
@@ -218,11 +162,22 @@ async function main(): Promise<void> {
   const ids = await prepareData();
   const clientId = 'bench-admin';
   const clientSecret = `vds_${randomBytes(32).toString('base64url')}`;
-  const ours = await startOurServer(4811, clientId, clientSecret);
+  const server: OurServer = {
+    port: 4811,
+    databaseUrl: DATABASE_URL,
+    clientId,
+    clientSecret,
+    env: {
+      // The estimate mode a deployment of millions of rows would turn on (docs/read-api.md, Lists).
+      EXACT_TOTAL_LIMIT: process.env.EXACT_TOTAL_LIMIT ?? '20000',
+      WEB_CONCURRENCY: String(WORKERS),
+    },
+  };
+  const ours = await startOurServer(server);
   const baseline = await start('bench/baseline-server.ts', { PORT: '4812', DATABASE_URL });
   try {
     const ourUrl = 'http://127.0.0.1:4811';
-    const headers = await obtainHeaders(ourUrl, clientId, clientSecret);
+    const headers = await obtainHeaders(server);
     if (ONLY !== 'throughput') await scaleTable(ourUrl, headers);
     if (ONLY === 'scale') return;
     const rows = [];

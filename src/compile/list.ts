@@ -7,9 +7,9 @@
 import type { Resource } from '../filter/index.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { ListArgs } from '../schema/list.ts';
-import { once, readListRequest, type ListDefinition } from '../schema/list-query.ts';
+import { delegateOf, once, readListRequest, type ListDefinition } from '../schema/list-query.ts';
 import { encodeCursor, type SortKey } from '../schema/list-order.ts';
-import { countOrEstimate, type Countable, type PageTotal } from '../sql/count.ts';
+import { countOrEstimate, type PageTotal } from '../sql/count.ts';
 import { JsonText } from './json-text.ts';
 import type { Model, Models } from './model.ts';
 import { column, joinCondition, NotCompiled, Statement, table } from './statement.ts';
@@ -60,7 +60,7 @@ export async function readList(list: CompiledList, context: GraphQLContext, args
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   const nextCursor = last ? encodeCursor(request.keys, args.filter, rowOfSortValues(request.keys, last)) : null;
   // Counted by Prisma as on the resolver path (in the estimate mode, from the plan of Prisma's probe).
-  const total = once(() => countOrEstimate(context.prisma, delegateOf(context, model), request.where, context.exactTotalLimit));
+  const total = once(() => countOrEstimate(context.prisma, delegateOf(context.prisma, definition.resource), request.where, context.exactTotalLimit));
   const result: Record<string, unknown> = {};
   for (const entry of list.shape) {
     if ('typename' in entry) result[entry.key] = entry.typename;
@@ -136,9 +136,4 @@ function rowOfSortValues(keys: SortKey[], row: PageRow): Record<string, unknown>
     target[path[path.length - 1]!] = row[`k${index}`];
   });
   return shaped;
-}
-
-function delegateOf(context: GraphQLContext, model: Model): Countable {
-  const name = `${model.name[0]!.toLowerCase()}${model.name.slice(1)}`;
-  return (context.prisma as unknown as Record<string, Countable>)[name]!;
 }

@@ -41,11 +41,6 @@ interface RootExtensions {
   record?: RecordDefinition;
 }
 
-export function findOperation(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
-  return operationName ? operations.find((operation) => operation.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
-}
-
 /** Variables as the executor would coerce them; NotCompiled when they are invalid (execution reports it). */
 export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, raw: Variables): Variables {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], raw as Record<string, unknown>);
@@ -60,7 +55,6 @@ export function compileOperation(
   variables: Variables,
   models: Models,
 ): CompiledOperation {
-  if (operation.operation !== 'query') throw new NotCompiled(`${operation.operation} operation`);
   const fragments = new Map(
     document.definitions
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)

@@ -6,10 +6,10 @@
  * the resolvers word and place), simply continues to the resolvers: they remain the reference, and
  * the compiled answer must equal theirs (test/integration/compile/).
  */
-import { locatedError, print, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import { getOperationAST, Kind, locatedError, type DocumentNode, type ExecutionResult, type OperationDefinitionNode, type TypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { stringify } from '../compile/json-text.ts';
-import { coerceVariables, compileOperation, findOperation, type CompiledOperation, type Variables } from '../compile/operation.ts';
+import { coerceVariables, compileOperation, type CompiledOperation, type Variables } from '../compile/operation.ts';
 import { readModels, type Models } from '../compile/model.ts';
 import { NotCompiled } from '../compile/statement.ts';
 import { findAppError } from '../errors.ts';
@@ -30,7 +30,8 @@ export function useCompiledReads(logger: Logger): Plugin<GraphQLContext & Transp
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as GraphQLContext;
-      const operation = findOperation(args.document, args.operationName);
+      const operation = getOperationAST(args.document, args.operationName);
+      // Only queries are compiled (compileOperation relies on it).
       if (!operation || operation.operation !== 'query') return;
       let variables: Variables;
       let compiled: CompiledOperation | null;
@@ -82,7 +83,10 @@ function planFor(
 /** The boolean variables an operation declares: @skip/@include can only read these, so they key a plan. */
 function directiveVariables(operation: OperationDefinitionNode, variables: Variables): string {
   return (operation.variableDefinitions ?? [])
-    .filter((definition) => /^Boolean!?$/.test(print(definition.type)))
+    .filter((definition) => isBoolean(definition.type))
     .map((definition) => `|${definition.variable.name.value}=${String(variables[definition.variable.name.value])}`)
     .join('');
 }
+
+const isBoolean = (type: TypeNode): boolean =>
+  type.kind === Kind.NON_NULL_TYPE ? isBoolean(type.type) : type.kind === Kind.NAMED_TYPE && type.name.value === 'Boolean';

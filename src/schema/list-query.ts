@@ -53,18 +53,24 @@ export function once<T>(work: () => Promise<T>): () => Promise<T> {
 
 type Selection = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
-/** Ids of any resource's records matching a where input (for precomputeAllOf). */
-function findIdsWith(context: GraphQLContext): FindIds {
-  const { prisma } = context;
-  const delegates: Record<Resource, { findMany(args: { where: object; select: { id: true } }): Promise<{ id: number }[]> }> = {
+/** A resource's Prisma delegate, for what every resource's table answers alike (ids, counts). */
+export function delegateOf(prisma: GraphQLContext['prisma'], resource: Resource): Countable & {
+  findMany(args: { where: object; select: { id: true } }): Promise<{ id: number }[]>;
+} {
+  const delegates = {
     entities: prisma.entity,
     founders: prisma.founder,
     investors: prisma.investor,
     transactions: prisma.fundingRound,
     valuations: prisma.valuation,
     news: prisma.newsArticle,
-  } as never;
-  return async (resource, where) => (await delegates[resource].findMany({ where, select: { id: true } })).map((row) => row.id);
+  };
+  return delegates[resource] as never;
+}
+
+/** Ids of any resource's records matching a where input (for precomputeAllOf). */
+function findIdsWith(context: GraphQLContext): FindIds {
+  return async (resource, where) => (await delegateOf(context.prisma, resource).findMany({ where, select: { id: true } })).map((row) => row.id);
 }
 
 /** Makes sure the rows carry every sort key, which the next cursor is made of. */

@@ -25,10 +25,12 @@ export interface TestAppOptions {
   prisma?: PrismaClient;
   /** The app's clock (default: the system's). */
   clock?: () => Date;
+  /** Without `db`: told the text of every statement the app's own test database runs (statement counts). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = options.db ?? (await createTestDatabase());
+  const db = options.db ?? (await createTestDatabase({ onQuery: options.onQuery }));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

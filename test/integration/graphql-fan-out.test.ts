@@ -8,7 +8,6 @@ import { fanOutCost, MAX_FAN_OUT_COST, RELATION_FAN_OUT } from '../../src/graphq
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
-import { createTestDatabase } from '../helpers/db.ts';
 
 function costOf(query: string, variables?: Record<string, unknown>): number {
   const document = parse(query);
@@ -52,15 +51,13 @@ describe('over HTTP', () => {
   let client: TestCredentials;
 
   beforeAll(async () => {
-    const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
-    app = await startTestApp({ db });
+    app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
     await seedDatabase(app.db, { entities: 200 });
     client = await createApiKeyAndToken(app);
   }, 120_000);
 
   afterAll(async () => {
     await app.close();
-    await app.db.destroy();
   });
 
   const dataStatements = () => statements.filter((sql) => !/api_keys|signing_keys/.test(sql));

@@ -4,21 +4,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/graphql/use-armor.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
-import { createTestDatabase } from '../helpers/db.ts';
 
 const statements: string[] = [];
 let app: TestApp;
 let client: TestCredentials;
 
 beforeAll(async () => {
-  const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
-  app = await startTestApp({ db });
+  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
   client = await createApiKeyAndToken(app);
 });
 
 afterAll(async () => {
   await app.close();
-  await app.db.destroy();
 });
 
 /** `entities { data { founders { companies { entity { founders { ... name } } } } } }` nested `levels` times. */

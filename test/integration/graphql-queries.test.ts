@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
-import { createTestDatabase } from '../helpers/db.ts';
 
 const statements: string[] = [];
 let app: TestApp;
@@ -11,14 +10,13 @@ let app: TestApp;
 let auth: TestCredentials;
 
 beforeAll(async () => {
-  const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
-  app = await startTestApp({ db });
+  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
   auth = await createApiKeyAndToken(app, { permissions: ['read:entities', 'read:founders'] });
   const tags = await Promise.all(
-    ['AI', 'Fintech', 'Health'].map((name) => db.prisma.tag.create({ data: { name, type: 'industry' } })),
+    ['AI', 'Fintech', 'Health'].map((name) => app.db.prisma.tag.create({ data: { name, type: 'industry' } })),
   );
   for (let i = 0; i < 25; i += 1) {
-    const entity = await db.prisma.entity.create({
+    const entity = await app.db.prisma.entity.create({
       data: {
         uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
         slug: `e-${i}`,
@@ -27,16 +25,15 @@ beforeAll(async () => {
         tags: { create: tags.slice(0, (i % 3) + 1).map((tag) => ({ tag_id: tag.id })) },
       },
     });
-    const founder = await db.prisma.founder.create({
+    const founder = await app.db.prisma.founder.create({
       data: { uuid: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`, slug: `f-${i}`, name: `Founder ${i}` },
     });
-    await db.prisma.founderCompany.create({ data: { founder_id: founder.id, entity_id: entity.id } });
+    await app.db.prisma.founderCompany.create({ data: { founder_id: founder.id, entity_id: entity.id } });
   }
 });
 
 afterAll(async () => {
   await app.close();
-  await app.db.destroy();
 });
 
 async function countStatements(query: string): Promise<{ count: number; body: { data?: unknown; errors?: unknown } }> {

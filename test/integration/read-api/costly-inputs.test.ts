@@ -7,22 +7,19 @@ import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { ALL_OF_EXISTS_LIMIT } from '../../../src/filter/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
-import { createTestDatabase } from '../../helpers/db.ts';
 
 const statements: string[] = [];
 let app: TestApp;
 let client: TestCredentials;
 
 beforeAll(async () => {
-  const db = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
-  app = await startTestApp({ db });
+  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
   await seedDatabase(app.db, { entities: 300 });
   client = await createApiKeyAndToken(app);
 }, 120_000);
 
 afterAll(async () => {
   await app.close();
-  await app.db.destroy();
 });
 
 interface ListBody {
