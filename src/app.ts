@@ -6,8 +6,10 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createAuth } from './auth/index.ts';
 import { authorizeOperation } from './auth/authorize.ts';
+import { createTenantClients } from './auth/tenancy.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { getDatamodel } from './db/generated/pothos-types.ts';
 import { databaseUnavailable, isDatabaseUnavailable } from './db/unavailable.ts';
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
@@ -19,6 +21,7 @@ import { accessLog } from './http/access-log.ts';
 import { corsPolicy } from './http/cors.ts';
 import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
+import { bodyReadError, jsonBody } from './http/json-body.ts';
 import { clientGone } from './http/client-gone.ts';
 import { createMetrics } from './http/metrics.ts';
 import { healthz, readyz } from './http/health.ts';
@@ -31,6 +34,7 @@ import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { getSchema } from './schema/index.ts';
+import { declaredTenantRules } from './schema/resource.ts';
 import { countRequests } from './usage/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 
@@ -52,19 +56,25 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   const schema = getSchema();
   const auth = createAuth({ config, sql: db.sql, logger });
 
-  // Both transports build their context here, so both authenticate the same way (src/auth).
-  const createContext = async (transport: TransportContext): Promise<GraphQLContext> => ({
-    prisma: db.prisma,
-    sql: db.sql,
+  const tenantClient = createTenantClients(db.prisma, getDatamodel().datamodel, declaredTenantRules());
+
+  // Both transports build their context here, so both authenticate the same way (src/auth), and every
+  // query of an authenticated request is narrowed to its organisation (src/auth/tenancy.ts).
+  const createContext = async (transport: TransportContext): Promise<GraphQLContext> => {
     // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
-    principal: transport.publicIntrospection ? null : (await auth.authenticate(transport)).principal,
-    requestId: transport.requestId,
-    logger,
-    responseHeaders: transport.responseHeaders,
-    clock,
-    exactTotalLimit: config.EXACT_TOTAL_LIMIT,
-    signal: transport.signal,
-  });
+    const principal = transport.publicIntrospection ? null : (await auth.authenticate(transport)).principal;
+    return {
+      prisma: principal ? tenantClient(principal.orgId) : db.prisma,
+      sql: db.sql,
+      principal,
+      requestId: transport.requestId,
+      logger,
+      responseHeaders: transport.responseHeaders,
+      clock,
+      exactTotalLimit: config.EXACT_TOTAL_LIMIT,
+      signal: transport.signal,
+    };
+  };
 
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
   const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [
@@ -131,9 +141,9 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   app.all('/.well-known/openid-configuration', (req, res) => sendResponse(res, auth.discovery('openid', req.method)));
   app.all('/.well-known/oauth-authorization-server', (req, res) => sendResponse(res, auth.discovery('oauth', req.method)));
 
-  // JSON bodies are read here, with the 1 MiB limit however they are sent (chunked too); yoga takes
-  // the parsed body as it is.
-  app.use('/graphql', refuseNonJsonBodies, express.json({ limit: BODY_LIMIT }), refuseNulCharacters, (req, res, next) => {
+  // JSON bodies are read here, within the body limits however they are sent (chunked, compressed),
+  // as /api reads them (src/http/json-body.ts); yoga takes the parsed body as it is.
+  app.use('/graphql', refuseNonJsonBodies, ...jsonBody(), refuseNulCharacters, (req, res, next) => {
     // Usage names GraphQL by method and path, like a REST route template (docs/usage.md).
     if (req.path === '/') res.locals.endpoint = `${req.method} /graphql`;
     const transport: TransportContext = {
@@ -156,18 +166,17 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.path}`));
   });
 
-  const onError: ErrorRequestHandler = (error: { type?: string; status?: number }, req, res, _next) => {
+  const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       // Too late for an error response: record it and let the connection finish what it sent.
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'error after the response was sent');
       return;
     }
-    if (error.type === 'entity.too.large') {
-      sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`));
-    } else if (error.type === 'entity.parse.failed' || error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
-      sendError(res, new AppError('VALIDATION_ERROR', 'The request body is not valid JSON', {
-        details: [{ path: 'body', message: 'must be valid JSON' }],
-      }));
+    // What the body reader could not read (size, charset, Content-Encoding, bytes that do not
+    // decompress) or the body limits refused is the client's 4xx, on /api, /graphql and /oauth/token.
+    const bodyError = error instanceof AppError ? error : bodyReadError(error, req);
+    if (bodyError) {
+      sendError(res, bodyError);
     } else if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error, path: req.path }, 'database unavailable');
       sendError(res, databaseUnavailable());

@@ -2,7 +2,8 @@
  * API keys: create (the secret is returned once, only its hash is stored), list, revoke. The rules,
  * the same for REST, GraphQL and the command line:
  * - a key gets only permissions its creator holds (more: 403 naming them; unknown: 400);
- * - a caller sees and revokes its own keys (the ones it created, and itself); with admin:api-keys,
+ * - a caller sees and revokes its own keys (the ones it created, and itself if it is one of our API
+ *   keys: an external issuer's token never is, whatever its `sub` or `azp`); with admin:api-keys,
  *   every key of its organisation; another organisation's key is 404; someone else's key in the same
  *   organisation without admin:api-keys is 403 (the caller's organisation is not a secret to it).
  */
@@ -51,8 +52,9 @@ export function parseApiKeyInput(input: unknown, prefix: string): ApiKeyInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw validationError([{ path: prefix || 'input', message: 'must be a JSON object with name and permissions' }]);
   }
-  const { name, permissions } = input as Record<string, unknown>;
-  const details: ErrorDetail[] = [];
+  const { name, permissions, ...unknownFields } = input as Record<string, unknown>;
+  // A misspelt field must not be silently dropped, as in every other body.
+  const details: ErrorDetail[] = Object.keys(unknownFields).map((field) => ({ path: at(field), message: 'unknown field' }));
   if (typeof name !== 'string' || name.trim().length === 0 || name.length > API_KEY_NAME_MAX || name.includes('\u0000')) {
     details.push({ path: at('name'), message: `must be a string of 1 to ${API_KEY_NAME_MAX} characters` });
   }
@@ -102,14 +104,21 @@ export async function createApiKey(prisma: PrismaClient, key: NewKey): Promise<C
 
 const isAdmin = (principal: Principal): boolean => principal.permissions.has('admin:api-keys');
 
-/** A key is the caller's own when the caller created it, or is it. */
+/**
+ * A key is the caller's own when the caller created it (`created_by` holds the creator's id, which
+ * carries its issuer: principal.ts), or is it (only our own API key tokens name a key: `apiKey`).
+ */
 function ownKeys(principal: Principal) {
-  return principal.kind === 'api-key' ? [{ created_by: principal.subject }, { client_id: principal.clientId }] : [{ created_by: principal.subject }];
+  return [{ created_by: principal.subject }, ...(principal.apiKey === undefined ? [] : [{ client_id: principal.apiKey }])];
 }
 
+const isOwn = (principal: Principal, key: { created_by: string; client_id: string }): boolean =>
+  key.created_by === principal.subject || (principal.apiKey !== undefined && key.client_id === principal.apiKey);
+
+/** Keys the caller sees, within the organisation its Prisma client is narrowed to (src/auth/tenancy.ts). */
 function visibleTo(principal: Principal) {
   const own = ownKeys(principal);
-  return { org_id: principal.orgId, revoked_at: null, ...(isAdmin(principal) ? {} : { OR: own }) };
+  return { revoked_at: null, ...(isAdmin(principal) ? {} : { OR: own }) };
 }
 
 export function listApiKeys(prisma: PrismaClient, principal: Principal, window: { limit: number; offset: number }) {
@@ -122,12 +131,11 @@ export function listApiKeys(prisma: PrismaClient, principal: Principal, window: 
 
 export async function revokeApiKey(prisma: PrismaClient, principal: Principal, id: number): Promise<void> {
   const key = await prisma.apiKey.findFirst({
-    where: { id, org_id: principal.orgId, revoked_at: null },
+    where: { id, revoked_at: null },
     select: { created_by: true, client_id: true },
   });
   if (!key) throw notFound('API key');
-  const own = key.created_by === principal.subject || (principal.kind === 'api-key' && key.client_id === principal.clientId);
-  if (!own && !isAdmin(principal)) {
+  if (!isOwn(principal, key) && !isAdmin(principal)) {
     throw new AppError('FORBIDDEN', "Revoking another caller's key needs the admin:api-keys permission");
   }
   // Conditional: of two concurrent revocations, one wins and the other sees 404 like a later one would.

@@ -34,6 +34,8 @@ export interface AuthenticatorDependencies {
   keyStatus: KeyStatus;
   rateLimiter: RateLimiter;
   ensureOrganization(orgId: string): Promise<void>;
+  /** OIDC_ISSUER: our own tokens may not take ids in its namespace (identity.ts). */
+  externalIssuer?: string | undefined;
 }
 
 // RFC 6750 §2.1: "Bearer" 1*SP b64token.
@@ -78,12 +80,13 @@ function checkClientId(identity: Identity, clientId: string): void {
 export function createAuthenticator(deps: AuthenticatorDependencies): (request: AuthenticationRequest) => Promise<Authentication> {
   return async (request) => {
     const headers = readRequiredHeaders(request);
-    const identity = toIdentity(await deps.verify(headers.token));
+    const identity = toIdentity(await deps.verify(headers.token), deps.externalIssuer);
     const { principal } = identity;
     request.onIdentified?.(principal);
     // From here the client is known, so every answer carries its RateLimit-* headers, the refusals
     // below included: the bucket is taken now (alongside the key lookup) and refuses last, in the
     // documented order of checks. Users of one application share its client id; each gets a bucket of their own.
+    // Both ids carry the issuer (identity.ts), so no external token draws from one of our keys' buckets.
     const limited = deps.rateLimiter
       .consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`)
       .then((limit) => {
@@ -92,8 +95,9 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
       });
     try {
       checkClientId(identity, headers.clientId);
-      if (identity.isLocalApiKey) {
-        const state = await deps.keyStatus.check(principal.clientId);
+      // Only our own client-credentials tokens name a key of ours; an external token never does.
+      if (principal.apiKey !== undefined) {
+        const state = await deps.keyStatus.check(principal.apiKey);
         if (state === 'revoked') throw invalidToken('The API key of this access token has been revoked');
         if (state === 'unknown') throw invalidToken('The API key of this access token does not exist');
       }

@@ -64,6 +64,7 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
       logger,
     }),
     ensureOrganization: createOrganizationRegistry(sql),
+    externalIssuer: config.OIDC_ISSUER,
   });
   const results = new WeakMap<object, Promise<Authentication>>();
   const authenticate = (request: AuthenticationRequest): Promise<Authentication> => {

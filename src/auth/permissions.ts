@@ -3,13 +3,14 @@
  * declared (src/schema/resource.ts puts it in the GraphQL `extensions` under ACCESS), and read back
  * here from the built schema, so there is no separate table to forget a row in or to hold a row for a
  * field that does not exist. `assertAccessDeclared` stops the start when a root field has no rule or a
- * type a root field returns has no access of its own.
+ * type can be reached without passing a field that guards it.
  */
 import {
   getNamedType,
   isObjectType,
   type GraphQLField,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
 
@@ -80,9 +81,27 @@ export function rootFieldRule(schema: GraphQLSchema, key: string): FieldRule | u
   return field ? ((field as WithExtensions).extensions?.[ACCESS] as FieldRule | undefined) : undefined;
 }
 
-/** A type's own access, or undefined for types reached only through a resource (Page, Tag ...). */
+/**
+ * A type whose access is the access of what one of its fields returns: a `{data, page}` list is
+ * guarded by its records' access, so its page (counts, cursors) is no easier to read than its rows.
+ */
+export interface DerivedAccess {
+  accessOf: string;
+}
+
+/** `extensions` of a type guarded as its `field`'s type is (list envelopes: `data`). */
+export const accessOf = (field: string): { readonly [ACCESS]: DerivedAccess } => ({ [ACCESS]: { accessOf: field } });
+
+/**
+ * A type's access: its own, or the access it derives from a field's type (every field guarded, no
+ * summary); undefined for types reached only through a guarded field (Page, Tag ...).
+ */
 export function typeAccess(type: GraphQLNamedType | null | undefined): TypeAccess | undefined {
-  return (type as WithExtensions | null | undefined)?.extensions?.[ACCESS] as TypeAccess | undefined;
+  const declared = (type as WithExtensions | null | undefined)?.extensions?.[ACCESS] as TypeAccess | DerivedAccess | undefined;
+  if (!declared || !('accessOf' in declared)) return declared;
+  const field = isObjectType(type) ? type.getFields()[declared.accessOf] : undefined;
+  const source = field ? typeAccess(getNamedType(field.type)) : undefined;
+  return source && { anyOf: source.anyOf, summary: [] };
 }
 
 /** Every permission a rule can ask for (for documentation and the start-up check). */
@@ -107,19 +126,29 @@ function rootFieldEntries(schema: GraphQLSchema): [string, GraphQLField<unknown,
 }
 
 /**
- * What a schema leaves undeclared: root fields without a rule, types returned by a root field (through
- * a `{data, page}` list) without access of their own, and rules naming unknown permissions.
+ * What a schema leaves undeclared: root fields without a rule, rules and types naming unknown
+ * permissions, and object types without access reached from anything that does not guard them (a
+ * root field, another undeclared type, a summary field): such a type would answer whoever may call
+ * the root field, whatever the data it describes.
  */
 export function undeclaredAccess(schema: GraphQLSchema): string[] {
   const problems: string[] = [];
-  for (const [key, field] of rootFieldEntries(schema)) {
+  for (const [key] of rootFieldEntries(schema)) {
     const rule = rootFieldRule(schema, key);
     if (rule === undefined) problems.push(`${key} has no permission rule`);
     else for (const name of unknownPermissions(rule)) problems.push(`${key} names unknown permission ${name}`);
-    const returned = returnedRecordType(field);
-    if (returned && !typeAccess(returned)) problems.push(`${returned.name} (returned by ${key}) declares no access`);
-    for (const name of typeAccess(returned)?.anyOf ?? []) {
-      if (name !== ANY_CALLER && !isPermission(name)) problems.push(`${returned!.name} names unknown permission ${name}`);
+  }
+  for (const type of objectTypes(schema)) {
+    const access = typeAccess(type);
+    for (const name of access?.anyOf ?? []) {
+      if (name !== ANY_CALLER && !isPermission(name)) problems.push(`${type.name} names unknown permission ${name}`);
+    }
+    for (const field of Object.values(type.getFields())) {
+      const returned = getNamedType(field.type);
+      const guarded = access !== undefined && !access.summary.includes(field.name);
+      if (isObjectType(returned) && !typeAccess(returned) && !guarded) {
+        problems.push(`${returned.name} (returned by ${type.name}.${field.name}) declares no access`);
+      }
     }
   }
   return [...new Set(problems)];
@@ -129,12 +158,10 @@ function unknownPermissions(rule: FieldRule): string[] {
   return rulePermissions(rule).filter((name) => !isPermission(name));
 }
 
-/** The object type a root field returns records of: `Entity` for `entities: EntityList!`. */
-function returnedRecordType(field: GraphQLField<unknown, unknown>): GraphQLNamedType | undefined {
-  const named = getNamedType(field.type);
-  if (!isObjectType(named)) return undefined;
-  const data = named.name.endsWith('List') ? named.getFields().data : undefined;
-  return data ? getNamedType(data.type) : named;
+function objectTypes(schema: GraphQLSchema): GraphQLObjectType[] {
+  return Object.values(schema.getTypeMap()).filter(
+    (type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'),
+  );
 }
 
 /** Fails the start, naming everything undeclared. */

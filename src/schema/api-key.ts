@@ -25,6 +25,7 @@ export const API_KEYS = declareResource({
   // Who reaches which key is decided by the rules in src/auth/api-keys.ts, not by one permission.
   read: ANY_CALLER,
   write: 'create:api-keys',
+  tenant: { ApiKey: { column: 'org_id' } },
   lists: [{ typeName: 'ApiKey', maxLimit: API_KEY_LIST_MAX_LIMIT }],
   rest: [
     { method: 'GET', path: '/api/api-keys', operation: 'ListApiKeys', kind: 'page' },

@@ -28,6 +28,7 @@ export const ECOSYSTEMS = declareResource({
   name: 'ecosystems',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
+  tenant: { Ecosystem: { column: 'org_id' } },
   lists: [{ typeName: 'Ecosystem', maxLimit: ECOSYSTEM_LIST_MAX_LIMIT }],
   rest: [
     { method: 'GET', path: '/api/ecosystems', operation: 'ListEcosystems', kind: 'page' },
@@ -96,14 +97,14 @@ const EcosystemList = listType('Ecosystem', Ecosystem);
 /** The fields of a create (slug, name and filter required) or of a patch (nothing required). */
 const ecosystemArgs = (required: boolean) =>
   builder.args((t) => ({
-    slug: t.string({ required, description: 'Lowercase letters, digits and hyphens; unique in the organisation' }),
+    slug: t.string({ required, description: 'Lowercase letters, digits and hyphens, not all digits; unique in the organisation' }),
     name: t.string({ required }),
     filter: t.string({ required, description: 'A filter expression over entities, e.g. `hq_country:Germany`' }),
     description: t.string(),
     region: t.string(),
-    image_url: t.string(),
-    partner_logos: t.field({ type: 'JSON', description: 'An array of {name, url, image_url}' }),
-    tabs_config: t.field({ type: 'JSON', description: 'A JSON object' }),
+    image_url: t.string({ description: 'An http or https URL, or empty' }),
+    partner_logos: t.field({ type: 'JSON', description: 'An array of {name, url, image_url}, URLs http or https (or empty)' }),
+    tabs_config: t.field({ type: 'JSON', description: 'A JSON object, stored as sent: at most 16 levels deep, 1,000 values and 64 KiB' }),
     sort_order: t.int(),
   }));
 
@@ -118,7 +119,7 @@ builder.queryFields((t) => ({
         {
           typeName: 'Ecosystem',
           maxLimit: ECOSYSTEM_LIST_MAX_LIMIT,
-          where: () => ({ org_id: requirePrincipal(context.principal).orgId, is_active: true }),
+          where: () => ({ is_active: true }),
           findMany: (query) => context.prisma.ecosystem.findMany({ ...query, orderBy: [{ sort_order: 'asc' }, { id: 'asc' }] }),
           count: (query) => context.prisma.ecosystem.count(query),
         },
@@ -132,9 +133,9 @@ builder.queryFields((t) => ({
     nullable: true,
     extensions: ECOSYSTEMS.reads,
     description: 'An active ecosystem by id or slug',
-    args: { id: t.arg.string({ required: true, description: 'The id, or the slug' }) },
+    args: { id: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }) },
     resolve: async (query, _root, args, context) => {
-      const id = await findEcosystemId(context.prisma, requirePrincipal(context.principal), args.id);
+      const id = await findEcosystemId(context.prisma, args.id);
       return id === null ? null : context.prisma.ecosystem.findUnique({ ...query, where: { id } });
     },
   }),
@@ -143,9 +144,9 @@ builder.queryFields((t) => ({
     // Entities' own fields also need read:entities (the Entity type says so).
     extensions: ECOSYSTEMS.reads,
     description: "The entities the ecosystem's stored filter selects; a `filter` given here is ANDed to it",
-    args: { ecosystem: t.arg.string({ required: true, description: 'The id, or the slug' }), ...listArgs },
+    args: { ecosystem: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }), ...listArgs },
     resolve: async (_root, args, context, info) => {
-      const id = await requireEcosystemId(context.prisma, requirePrincipal(context.principal), args.ecosystem);
+      const id = await requireEcosystemId(context.prisma, args.ecosystem);
       const { filter } = await context.prisma.ecosystem.findUniqueOrThrow({ where: { id }, select: { filter: true } });
       return resolveList(withinEcosystem(filter), args, context, info, {
         findMany: (query) => context.prisma.entity.findMany(query),
@@ -184,19 +185,19 @@ builder.mutationFields((t) => ({
     type: Ecosystem,
     extensions: ECOSYSTEMS.writes,
     description: 'Changes the fields given; the others keep their values',
-    args: { id: t.arg.string({ required: true, description: 'The id, or the slug' }), ...ecosystemArgs(false) },
+    args: { id: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }), ...ecosystemArgs(false) },
     resolve: async (query, _root, { id: key, ...args }, context) => {
       const patch = parseEcosystemPatch(definedOnly(args), '');
-      const { id } = await updateEcosystem(context.prisma, requirePrincipal(context.principal), key, patch);
+      const { id } = await updateEcosystem(context.prisma, key, patch);
       return context.prisma.ecosystem.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   deleteEcosystem: t.boolean({
     extensions: ECOSYSTEMS.writes,
     description: 'Deactivates the ecosystem: it is then not found and leaves the list',
-    args: { id: t.arg.string({ required: true, description: 'The id, or the slug' }) },
+    args: { id: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }) },
     resolve: async (_root, args, context) => {
-      await deleteEcosystem(context.prisma, requirePrincipal(context.principal), args.id);
+      await deleteEcosystem(context.prisma, args.id);
       return true;
     },
   }),

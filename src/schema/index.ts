@@ -1,7 +1,10 @@
 /** Builds the GraphQL schema from every resource file. Import order registers the types and resources. */
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { assertAccessDeclared } from '../auth/permissions.ts';
+import { assertTenancyDeclared } from '../auth/tenancy.ts';
+import { getDatamodel } from '../db/generated/pothos-types.ts';
 import { builder } from './builder.ts';
+import { declaredTenantRules } from './resource.ts';
 import './scalars.ts';
 import './list.ts';
 import './tag.ts';
@@ -21,11 +24,12 @@ import './usage.ts';
 
 let schema: GraphQLSchema | undefined;
 
-/** The schema, once every field and type it serves has declared who may read it. */
+/** The schema, once every field and type it serves has declared who may read it, and every organisation-owned model its tenant rule. */
 export function getSchema(): GraphQLSchema {
   if (!schema) {
     const built = builder.toSchema({ sortSchema: false });
     assertAccessDeclared(built);
+    assertTenancyDeclared(getDatamodel().datamodel, declaredTenantRules());
     schema = built;
   }
   return schema;

@@ -23,6 +23,7 @@ export const INVITATIONS = declareResource({
   name: 'invitations',
   read: 'read:teams',
   write: 'write:teams',
+  tenant: { TeamInvitation: { through: 'team' } },
   lists: [{ typeName: 'TeamInvitation', maxLimit: INVITATION_LIST_MAX_LIMIT }],
   rest: [
     { method: 'GET', path: '/api/teams/{team}/invitations', operation: 'ListTeamInvitations', kind: 'page' },

@@ -3,7 +3,6 @@
  * ecosystems' (read:ecosystems / write:ecosystems); the entity summaries they carry come with them.
  * The rules live in src/management/landscapes.ts.
  */
-import { requirePrincipal } from '../auth/principal.ts';
 import { requireEcosystemId, ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
 import { definedOnly } from '../management/records.ts';
 import {
@@ -13,7 +12,7 @@ import {
   parseEntityIds,
   parseLandscapeInput,
   replaceLandscapeEntities,
-  visibleLandscape,
+  VISIBLE_LANDSCAPE,
 } from '../management/landscapes.ts';
 import { builder } from './builder.ts';
 import { listType } from './list.ts';
@@ -24,6 +23,7 @@ export const LANDSCAPES = declareResource({
   name: 'landscapes',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
+  tenant: { Landscape: { through: 'ecosystem' }, LandscapeEntity: { through: 'landscape' } },
   lists: [{ typeName: 'Landscape', maxLimit: LANDSCAPE_LIST_MAX_LIMIT }],
   rest: [
     {
@@ -100,7 +100,7 @@ export const Landscape = builder.prismaObject('Landscape', {
 
 const LandscapeList = listType('Landscape', Landscape);
 
-const ECOSYSTEM_ARG = { required: true, description: 'The ecosystem id, or its slug' } as const;
+const ECOSYSTEM_ARG = { required: true, description: 'The ecosystem id (all digits), or its slug' } as const;
 
 builder.queryFields((t) => ({
   landscapes: t.field({
@@ -114,7 +114,7 @@ builder.queryFields((t) => ({
           typeName: 'Landscape',
           maxLimit: LANDSCAPE_LIST_MAX_LIMIT,
           where: async () => ({
-            ecosystem_id: await requireEcosystemId(context.prisma, requirePrincipal(context.principal), args.ecosystem),
+            ecosystem_id: await requireEcosystemId(context.prisma, args.ecosystem),
           }),
           findMany: (query) => context.prisma.landscape.findMany({ ...query, orderBy: [{ sort_order: 'asc' }, { id: 'asc' }] }),
           count: (query) => context.prisma.landscape.count(query),
@@ -130,7 +130,7 @@ builder.queryFields((t) => ({
     extensions: LANDSCAPES.reads,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, context) =>
-      context.prisma.landscape.findFirst({ ...query, where: { id: args.id, ...visibleLandscape(requirePrincipal(context.principal)) } }),
+      context.prisma.landscape.findFirst({ ...query, where: { id: args.id, ...VISIBLE_LANDSCAPE } }),
   }),
 }));
 
@@ -146,7 +146,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { ecosystem, ...args }, context) => {
       const input = parseLandscapeInput(definedOnly(args), '');
-      const ecosystemId = await requireEcosystemId(context.prisma, requirePrincipal(context.principal), ecosystem);
+      const ecosystemId = await requireEcosystemId(context.prisma, ecosystem);
       const id = await createLandscape(context.prisma, ecosystemId, input);
       return context.prisma.landscape.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -158,7 +158,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.int({ required: true }), entity_ids: t.arg.intList({ required: true }) },
     resolve: async (query, _root, args, context) => {
       const entityIds = parseEntityIds({ entity_ids: args.entity_ids }, '');
-      await replaceLandscapeEntities(context.prisma, requirePrincipal(context.principal), args.id, entityIds, 'entity_ids');
+      await replaceLandscapeEntities(context.prisma, args.id, entityIds, 'entity_ids');
       return context.prisma.landscape.findUniqueOrThrow({ ...query, where: { id: args.id } });
     },
   }),
@@ -166,7 +166,7 @@ builder.mutationFields((t) => ({
     extensions: LANDSCAPES.writes,
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, args, context) => {
-      await deleteLandscape(context.prisma, requirePrincipal(context.principal), args.id);
+      await deleteLandscape(context.prisma, args.id);
       return true;
     },
   }),

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeMatches, sortableFields, type Resource, type SortableField, type ValueKind } from '../filter/index.ts';
+import { FIRST_DATE, LAST_DATE } from '../filter/values.ts';
 import { validationError } from '../errors.ts';
 
 export type Direction = 'asc' | 'desc';
@@ -84,6 +85,8 @@ function encodeValue(value: unknown): CursorValue {
 }
 
 const NOT_OURS = Symbol('not a value encodeValue makes');
+const INT8_MIN = -(2n ** 63n);
+const INT8_MAX = 2n ** 63n - 1n;
 
 /**
  * A cursor value back to what the keyset condition compares, checked against the sort key's kind:
@@ -99,13 +102,18 @@ function decodeValue(value: unknown, kind: ValueKind): unknown {
       return typeof value === 'number' && Number.isFinite(value) ? value : NOT_OURS;
     case 'decimal':
       return typeof value === 'number' || (typeof value === 'string' && /^-?\d{1,40}(\.\d{1,40})?$/.test(value)) ? value : NOT_OURS;
-    case 'money':
-      return typeof value === 'string' && /^-?\d{1,19}$/.test(value) ? BigInt(value) : NOT_OURS;
+    case 'money': {
+      if (typeof value !== 'string' || !/^-?\d{1,19}$/.test(value)) return NOT_OURS;
+      const money = BigInt(value);
+      return money >= INT8_MIN && money <= INT8_MAX ? money : NOT_OURS;
+    }
     case 'bool':
       return typeof value === 'boolean' ? value : NOT_OURS;
     case 'date':
     case 'datetime': {
       if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return NOT_OURS;
+      // Within the years every date of the API stays in (src/filter/values.ts); ISO text of one shape orders as it reads.
+      if (value < FIRST_DATE || value.slice(0, 10) > LAST_DATE) return NOT_OURS;
       const date = new Date(value);
       return Number.isNaN(date.getTime()) ? NOT_OURS : date;
     }

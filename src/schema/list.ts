@@ -3,6 +3,7 @@
  * `total` runs its count query only when selected (REST selects it for include_total=true).
  */
 import type { ObjectRef } from '@pothos/core';
+import { accessOf } from '../auth/permissions.ts';
 import { validationError, type ErrorDetail } from '../errors.ts';
 import type { PageTotal } from '../sql/count.ts';
 import { builder, type BuilderTypes } from './builder.ts';
@@ -48,9 +49,10 @@ export const Page = builder.objectRef<PageShape>('Page').implement({
   }),
 });
 
-/** `<Name>List {data: [<Name>!]!, page: Page!}` */
+/** `<Name>List {data: [<Name>!]!, page: Page!}`, guarded as its records are (its page counts them). */
 export function listType<Item>(name: string, item: ObjectRef<BuilderTypes, Item>) {
   return builder.objectRef<ListShape<Item>>(`${name}List`).implement({
+    extensions: accessOf('data'),
     fields: (t) => ({
       data: t.field({ type: [item], resolve: (list) => list.data }),
       page: t.field({ type: Page, resolve: (list) => list.page }),

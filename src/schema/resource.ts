@@ -1,12 +1,13 @@
 /**
- * A resource, declared once, in its own schema file: the permissions reading and writing it need, the
- * facts about its lists, and its REST rows. Its Pothos types and root fields carry the access rules
+ * A resource, declared once, in its own schema file: the permissions reading and writing it need, how
+ * its records belong to an organisation, the facts about its lists, and its REST rows. Its Pothos types and root fields carry the access rules
  * (`extensions: X.reads`, `extensions: X.owns()`), so from this one declaration the service derives
  * the permission checks at the root and below it (src/auth/authorize.ts), the route table
  * (src/rest/routes.ts), the OpenAPI document (src/openapi/), and `GET /api/filters/{resource}`.
  * `getSchema()` refuses to build a schema that leaves a root field or a returned type undeclared.
  */
 import { ACCESS, ANY_CALLER, type FieldRule, type Permission, type TypeAccess } from '../auth/permissions.ts';
+import type { TenantRule, TenantRules } from '../auth/tenancy.ts';
 import type { Resource as FilterResource } from '../filter/index.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -63,6 +64,8 @@ export interface ResourceDeclaration {
   filter?: FilterResource;
   lists?: readonly ListFacts[];
   rest?: readonly RestRow[];
+  /** How each organisation-owned model it serves belongs to an organisation (src/auth/tenancy.ts). */
+  tenant?: TenantRules;
 }
 
 type Extensions = { readonly [ACCESS]: FieldRule };
@@ -99,6 +102,18 @@ export function declareResource(declaration: ResourceDeclaration): Resource {
 /** Every declared resource, in declaration order (src/schema/index.ts imports them). */
 export function declaredResources(): readonly Resource[] {
   return [...declared.values()];
+}
+
+/** Every declared tenant rule, by model; a model two resources declare is a mistake. */
+export function declaredTenantRules(): TenantRules {
+  const rules: Record<string, TenantRule> = {};
+  for (const resource of declared.values()) {
+    for (const [model, rule] of Object.entries(resource.tenant ?? {})) {
+      if (rules[model]) throw new Error(`The tenant rule of ${model} is declared twice`);
+      rules[model] = rule;
+    }
+  }
+  return rules;
 }
 
 /** The list facts of `typeName` rows, from whichever resource declares them. */

@@ -15,6 +15,7 @@ import {
   requireMembership,
   TEAM_LIST_MAX_LIMIT,
   updateTeam,
+  USER_ID,
   visibleTeams,
 } from '../management/teams.ts';
 import { builder } from './builder.ts';
@@ -22,13 +23,11 @@ import { listType } from './list.ts';
 import { resolvePagedList } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
-/** A user id in a path: whatever the identity provider uses, one path segment. */
-const USER_ID = /^[^/]{1,200}$/;
-
 export const TEAMS = declareResource({
   name: 'teams',
   read: 'read:teams',
   write: 'write:teams',
+  tenant: { Team: { column: 'org_id' }, TeamMember: { through: 'team' } },
   lists: [
     { typeName: 'Team', maxLimit: TEAM_LIST_MAX_LIMIT },
     { typeName: 'TeamMember', maxLimit: TEAM_LIST_MAX_LIMIT },
@@ -186,10 +185,10 @@ builder.mutationFields((t) => ({
     extensions: TEAMS.writes,
     description: "Changes a member's role: owner, admin or member",
     args: { team: t.arg.int(TEAM_ARG), user_id: t.arg.string({ required: true }), role: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, context) => {
+    // The member as written (every field of it, for any selection), not read again after the commit.
+    resolve: (_query, _root, args, context) => {
       const role = parseRole({ role: args.role }, '');
-      const id = await changeMemberRole(context.prisma, requirePrincipal(context.principal), args.team, args.user_id, role);
-      return context.prisma.teamMember.findUniqueOrThrow({ ...query, where: { id } });
+      return changeMemberRole(context.prisma, requirePrincipal(context.principal), args.team, args.user_id, role);
     },
   }),
   removeTeamMember: t.boolean({

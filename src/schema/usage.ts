@@ -4,6 +4,7 @@
  * src/usage/timeseries.ts; counting lives in src/usage/counter.ts.
  */
 import { requirePrincipal } from '../auth/principal.ts';
+import { tenantSql } from '../auth/tenancy.ts';
 import { parseUsageQuery, readUsageTimeseries, USAGE_PARAMETERS, type UsageBucketRecord } from '../usage/timeseries.ts';
 import { builder } from './builder.ts';
 import { declareResource } from './resource.ts';
@@ -11,6 +12,7 @@ import { declareResource } from './resource.ts';
 export const USAGE = declareResource({
   name: 'usage',
   read: 'read:usage',
+  tenant: { UsageBucket: { column: 'org_id' } },
   rest: [
     {
       method: 'GET',
@@ -51,7 +53,8 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, context) => {
       const principal = requirePrincipal(context.principal);
-      return readUsageTimeseries(context.prisma, principal.orgId, parseUsageQuery(principal, args));
+      const organization = tenantSql(USAGE.tenant!, 'UsageBucket', principal.orgId);
+      return readUsageTimeseries(context.prisma, organization, parseUsageQuery(principal, args));
     },
   }),
 }));

@@ -1,29 +1,45 @@
-// Every management route × {own organisation, another organisation, no permission, read-only},
-// generated from the route table: a route added later without a row here fails the first test.
+// Every route of an organisation-owned resource (one that declares a tenant rule) × {own organisation,
+// another organisation, without the resource's permissions, with its read permission only}, generated
+// from the declarations and the route table: a resource or route added later is in the table, and
+// without a row here for its body or path it fails the first test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootFields } from '../../../src/auth/authorize.ts';
+import { ANY_CALLER, PERMISSIONS, rootFieldRule } from '../../../src/auth/permissions.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
+import { loadOperations } from '../../../src/rest/operations.ts';
 import { routes, type Route } from '../../../src/rest/routes.ts';
+import { getSchema } from '../../../src/schema/index.ts';
+import { declaredResources, type Resource } from '../../../src/schema/resource.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { ALL_PERMISSIONS, createUserToken, type TestCredentials } from '../../helpers/auth.ts';
 import { call } from './support.ts';
 
-const MANAGEMENT = new Set(['ecosystems', 'landscapes', 'teams', 'invitations']);
-const managementRoutes = routes.filter((route) => MANAGEMENT.has(route.id.split('.')[0]!));
+const schema = getSchema();
+const operations = loadOperations(schema);
+const owned = new Map(declaredResources().filter((resource) => resource.tenant).map((resource) => [resource.name, resource]));
+const managementRoutes = routes.filter((route) => owned.has(route.id.split('.')[0]!));
+const resourceOf = (route: Route): Resource => owned.get(route.id.split('.')[0]!)!;
+
+/** Whether the route's own rule lets any valid token through (a caller's own API keys). */
+const anyCaller = (route: Route): boolean =>
+  rootFields(operations.get(route.operation)!).every(({ key }) => rootFieldRule(schema, key) === ANY_CALLER);
+
+/** The same user, holding every permission but the resource's own (or but its write permission). */
+const withoutPermissions = (resource: Resource, keep: 'nothing' | 'read') =>
+  createUserToken(app, {
+    user: 'olivia',
+    permissions: PERMISSIONS.filter((name) => name !== resource.write && (keep === 'read' || name !== resource.read)),
+  });
 
 let app: TestApp;
 let owner: TestCredentials;
 let outsider: TestCredentials;
-let unprivileged: TestCredentials;
-let readOnly: TestCredentials;
 
 beforeAll(async () => {
   app = await startTestApp();
   await seedDatabase(app.db, { entities: 10 });
   owner = await createUserToken(app, { user: 'olivia', permissions: ALL_PERMISSIONS });
   outsider = await createUserToken(app, { user: 'olivia', permissions: ALL_PERMISSIONS, org: 'other-org' });
-  unprivileged = await createUserToken(app, { user: 'olivia', permissions: ['read:entities'] });
-  // read:entities too: an ecosystem's entities are entity records.
-  readOnly = await createUserToken(app, { user: 'olivia', permissions: ['read:ecosystems', 'read:teams', 'read:entities'] });
 });
 
 afterAll(async () => {
@@ -35,6 +51,7 @@ interface Fixture {
   landscape: number;
   team: number;
   invitation: number;
+  apiKey: number;
   /** A pending invitation of olivia's to a team adam owns. */
   token: string;
 }
@@ -56,7 +73,8 @@ async function fixture(): Promise<Fixture> {
   const token = (
     await call(adam, 'POST', `/api/teams/${other}/invitations`, { invited_email: 'olivia@example.com', invited_user_id: 'olivia' })
   ).body.data.token;
-  return { ecosystem, landscape, team, invitation, token };
+  const apiKey = (await call(owner, 'POST', '/api/api-keys', { name: `k-${n}`, permissions: ['read:entities'] })).body.data.id;
+  return { ecosystem, landscape, team, invitation, apiKey, token };
 }
 
 /** The path with the fixture's ids; a `{id}` is the record of the route's own resource. */
@@ -66,10 +84,17 @@ function pathOf(route: Route, records: Fixture): string {
     ecosystem: String(records.ecosystem),
     team: String(records.team),
     user_id: 'mia',
-    id: String({ ecosystems: records.ecosystem, landscapes: records.landscape, teams: records.team, invitations: records.invitation }[resource]),
+    id: String(
+      { ecosystems: records.ecosystem, landscapes: records.landscape, teams: records.team, invitations: records.invitation, 'api-keys': records.apiKey }[
+        resource
+      ],
+    ),
   };
-  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!);
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!) + (QUERIES[route.id] ?? '');
 }
+
+/** The required query parameters of a route. */
+const QUERIES: Record<string, string> = { 'usage.UsageTimeseries': '?start_date=2026-01-01&end_date=2026-01-31' };
 
 /** A body each route accepts from the records' owner. */
 const BODIES: Record<string, (records: Fixture) => unknown> = {
@@ -83,6 +108,7 @@ const BODIES: Record<string, (records: Fixture) => unknown> = {
   'invitations.CreateInvitation': () => ({ invited_email: 'x@example.com', invited_user_id: `user-${++counter}` }),
   'invitations.AcceptInvitation': (records) => ({ token: records.token }),
   'invitations.DeclineInvitation': (records) => ({ token: records.token }),
+  'api-keys.CreateApiKey': () => ({ name: 'New', permissions: ['read:entities'] }),
 };
 
 const SUCCESS = { created: 201, deleted: 204 } as Record<string, number>;
@@ -96,8 +122,9 @@ async function attempt(route: Route, credentials: TestCredentials) {
 
 const table = managementRoutes.map((route) => [`${route.method} ${route.path}`, route] as const);
 
-it('covers the management routes, each with a body where it takes one', () => {
-  expect(managementRoutes.length).toBeGreaterThanOrEqual(24);
+it('covers every route of the organisation-owned resources, each with a body where it takes one', () => {
+  expect([...owned.keys()].sort()).toEqual(['api-keys', 'ecosystems', 'invitations', 'landscapes', 'teams', 'usage']);
+  expect(managementRoutes.length).toBeGreaterThanOrEqual(28);
   for (const route of managementRoutes) if (needsBody(route)) expect(BODIES, route.id).toHaveProperty([route.id]);
 });
 
@@ -113,14 +140,14 @@ describe.each(table)('%s', (_name, route) => {
     expect(response.status).toBe(namesRecord ? 404 : successOf(route));
   });
 
-  it('is 403 without the resource’s permissions', async () => {
-    const response = await attempt(route, unprivileged);
-    expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('FORBIDDEN');
+  it('is 403 without the resource’s permissions (unless its rule lets any caller through)', async () => {
+    const response = await attempt(route, await withoutPermissions(resourceOf(route), 'nothing'));
+    expect(response.status).toBe(anyCaller(route) ? successOf(route) : 403);
+    if (!anyCaller(route)) expect(response.body.error.code).toBe('FORBIDDEN');
   });
 
-  it('reads but does not write with read permissions only', async () => {
-    const response = await attempt(route, readOnly);
-    expect(response.status).toBe(route.method === 'GET' ? 200 : 403);
+  it('reads but does not write with the read permission only', async () => {
+    const response = await attempt(route, await withoutPermissions(resourceOf(route), 'read'));
+    expect(response.status).toBe(route.method === 'GET' || anyCaller(route) ? successOf(route) : 403);
   });
 });
