@@ -1,34 +1,54 @@
 /**
  * Ecosystems: a named, stored entity filter of one organisation (docs/management.md). The rules, the
  * same over REST and GraphQL:
- * - slugs `^[a-z0-9-]+$`, unique among the organisation's active ecosystems (409), free across them;
- * - the stored filter must compile against the entity fields, with the list filter's error codes;
+ * - slugs `^[a-z0-9-]+$` and not all digits, unique among the organisation's active ecosystems (409),
+ *   free across them;
+ * - the stored filter must compile against the entity fields, with the list filter's error codes, and
+ *   must not be blank (it would select every entity);
+ * - URLs (`image_url`, a partner logo's `url` and `image_url`) are http or https, or empty;
+ * - `tabs_config` is any JSON object within FREE_FORM_LIMITS, stored exactly as sent; what could not
+ *   be (a `__proto__` key, a number JSON cannot carry) is refused at its path;
  * - delete sets `is_active` false: the ecosystem is then 404 and out of the list, its slug free again;
- * - `{id}` in a path is the id when it is all digits and such an ecosystem exists, else the slug.
+ * - `{id}` in a path is an id when it is all digits (never a slug, so a retried DELETE of a deleted
+ *   ecosystem cannot reach another one whose slug is those digits), else a slug.
  */
 import { z } from 'zod';
 import type { PrismaClient } from '../db/client.ts';
+import { exactJson } from '../db/exact-json.ts';
 import type { Prisma } from '../db/generated/prisma/client.ts';
-import { AppError, findAppError, notFound } from '../errors.ts';
+import { AppError, findAppError, notFound, validationError } from '../errors.ts';
 import { compileFilter } from '../filter/index.ts';
 import type { Principal } from '../auth/principal.ts';
-import { parseInput, text } from './input.ts';
+import type { JsonLimits } from '../http/json-body.ts';
+import { httpUrl, jsonObject, parseInput, text } from './input.ts';
 import { definedOnly, uniquely } from './records.ts';
 
 export const ECOSYSTEM_LIST_MAX_LIMIT = 2000;
+/** What a path's `{id}` may be: an id (all digits) or a slug. */
 export const ECOSYSTEM_SLUG = /^[a-z0-9-]+$/;
+/** An all-digit path value is an id, never a slug. */
+const ALL_DIGITS = /^\d+$/;
+const MAX_ID = 2_147_483_647;
 
-const PARTNER_LOGO = z.strictObject({ name: text(0, 200), url: text(0, 2000), image_url: text(0, 2000) });
+/** `tabs_config`: display settings, not data; bounded so that no part of the service recurses deep. */
+export const FREE_FORM_LIMITS: Readonly<JsonLimits> = Object.freeze({ maxDepth: 16, maxValues: 1000, maxLength: 65_536 });
+
+const PARTNER_LOGO = z.strictObject(
+  { name: text(0, 200), url: httpUrl(2000), image_url: httpUrl(2000) },
+  { error: 'must be an object {name, url, image_url}' },
+);
 
 const FIELDS = {
-  slug: text(1, 100).regex(ECOSYSTEM_SLUG, 'must be lowercase letters, digits and hyphens'),
+  slug: text(1, 100)
+    .regex(ECOSYSTEM_SLUG, 'must be lowercase letters, digits and hyphens')
+    .refine((slug) => !ALL_DIGITS.test(slug), 'must not be all digits (an all-digit {id} is an id)'),
   name: text(1, 200),
   filter: text(1, 4096),
   description: text(0, 10_000),
   region: text(0, 200),
-  image_url: text(0, 2000),
-  partner_logos: z.array(PARTNER_LOGO, { error: 'must be an array of {name, url, image_url}' }).max(100),
-  tabs_config: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+  image_url: httpUrl(2000),
+  partner_logos: z.array(PARTNER_LOGO, { error: 'must be an array of {name, url, image_url}' }).max(100, 'at most 100 partner logos'),
+  tabs_config: jsonObject(FREE_FORM_LIMITS),
   sort_order: z.int({ error: 'must be an integer' }).min(-2_147_483_648).max(2_147_483_647),
 };
 
@@ -62,43 +82,52 @@ export function parseEcosystemPatch(value: unknown, prefix: string): EcosystemPa
 }
 
 function checkFilter(filter: string, prefix: string): void {
+  // The filter error, placed where the filter came from (`body.filter`).
+  const path = [prefix, 'filter'].filter(Boolean).join('.');
+  let compiled: ReturnType<typeof compileFilter<'entities'>>;
   try {
-    compileFilter('entities', filter);
+    compiled = compileFilter('entities', filter);
   } catch (error) {
     const appError = findAppError(error);
     if (!appError) throw error;
-    // The filter error, placed where the filter came from (`body.filter`).
-    const path = [prefix, 'filter'].filter(Boolean).join('.');
     throw new AppError(appError.code, appError.message, { details: [{ path, message: appError.message }] });
   }
+  // Blank text compiles to no condition at all: a view of everything, which no one curates on purpose.
+  if (compiled.where === undefined) throw validationError([{ path, message: 'must not be blank (it would select every entity)' }]);
 }
 
-/** Input → columns: JSON fields as Prisma's JSON input type (zod already checked their shape). */
+/** Input → columns: JSON fields stored exactly as sent (zod already checked their shape). */
 function toColumns<T extends EcosystemPatch>(input: T) {
   const { partner_logos, tabs_config, ...scalars } = definedOnly(input);
   return {
     ...scalars,
-    ...(partner_logos !== undefined ? { partner_logos: partner_logos as Prisma.InputJsonValue } : {}),
-    ...(tabs_config !== undefined ? { tabs_config: tabs_config as Prisma.InputJsonValue } : {}),
+    ...(partner_logos !== undefined ? { partner_logos: exactJson(partner_logos as Prisma.InputJsonValue) } : {}),
+    ...(tabs_config !== undefined ? { tabs_config: exactJson(tabs_config as Prisma.InputJsonValue) } : {}),
   };
 }
 
 const SLUG_TAKEN = 'An active ecosystem of your organisation already has this slug';
 
-/** The caller's active ecosystem by id or slug, or null. */
-export async function findEcosystemId(prisma: PrismaClient, principal: Principal, key: string): Promise<number | null> {
-  const scope = { org_id: principal.orgId, is_active: true };
-  if (/^\d{1,10}$/.test(key) && Number(key) <= 2_147_483_647) {
-    const byId = await prisma.ecosystem.findFirst({ where: { ...scope, id: Number(key) }, select: { id: true } });
-    if (byId) return byId.id;
+/**
+ * The caller's active ecosystem by id (all digits) or slug (anything else), or null; `prisma` is the
+ * caller's, narrowed to its organisation (src/auth/tenancy.ts). An all-digit key
+ * never falls through to a slug: the id of a deleted ecosystem stays that ecosystem's, missing.
+ */
+export async function findEcosystemId(prisma: PrismaClient, key: string): Promise<number | null> {
+  const scope = { is_active: true };
+  if (ALL_DIGITS.test(key)) {
+    const id = Number(key);
+    if (id > MAX_ID) return null;
+    const byId = await prisma.ecosystem.findFirst({ where: { ...scope, id }, select: { id: true } });
+    return byId?.id ?? null;
   }
   const bySlug = await prisma.ecosystem.findFirst({ where: { ...scope, slug: key }, select: { id: true } });
   return bySlug?.id ?? null;
 }
 
 /** As findEcosystemId, but a missing one is 404. */
-export async function requireEcosystemId(prisma: PrismaClient, principal: Principal, key: string): Promise<number> {
-  const id = await findEcosystemId(prisma, principal, key);
+export async function requireEcosystemId(prisma: PrismaClient, key: string): Promise<number> {
+  const id = await findEcosystemId(prisma, key);
   if (id === null) throw notFound('Ecosystem');
   return id;
 }
@@ -110,12 +139,17 @@ export function createEcosystem(prisma: PrismaClient, principal: Principal, inpu
   );
 }
 
-export async function updateEcosystem(prisma: PrismaClient, principal: Principal, key: string, patch: EcosystemPatch) {
-  const id = await requireEcosystemId(prisma, principal, key);
+export async function updateEcosystem(prisma: PrismaClient, key: string, patch: EcosystemPatch) {
+  const id = await requireEcosystemId(prisma, key);
   return uniquely(() => prisma.ecosystem.update({ where: { id }, data: toColumns(patch), select: { id: true } }), SLUG_TAKEN);
 }
 
-export async function deleteEcosystem(prisma: PrismaClient, principal: Principal, key: string): Promise<void> {
-  const id = await requireEcosystemId(prisma, principal, key);
-  await prisma.ecosystem.update({ where: { id }, data: { is_active: false } });
+/** Deactivates; only an active one is, so of two deletes at once (or a retry) the second is 404. */
+export async function deleteEcosystem(prisma: PrismaClient, key: string): Promise<void> {
+  const id = await requireEcosystemId(prisma, key);
+  const { count } = await prisma.ecosystem.updateMany({
+    where: { id, is_active: true },
+    data: { is_active: false },
+  });
+  if (count === 0) throw notFound('Ecosystem');
 }

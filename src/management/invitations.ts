@@ -11,7 +11,7 @@ import type { PrismaClient } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { parseInput, text } from './input.ts';
-import { requireRole } from './teams.ts';
+import { inTeam, lockTeam, USER_ID, USER_ID_RULE } from './teams.ts';
 
 export const INVITATION_LIST_MAX_LIMIT = 2000;
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -20,7 +20,9 @@ export const INVITATION_TOKEN_PREFIX = 'vdi_';
 
 const CREATE = z.strictObject({
   invited_email: z.email({ error: 'must be an e-mail address' }).max(320, 'must be an e-mail address'),
-  invited_user_id: text(1, 200),
+  // It becomes a member's user_id, which the member routes take as a path segment. Checked only when
+  // the text itself is fine, so that one problem gives one detail.
+  invited_user_id: text(1, 200).refine((id) => USER_ID.test(id), { error: USER_ID_RULE, when: ({ issues }) => issues.length === 0 }),
   role: z.enum(['admin', 'member'], { error: 'must be admin or member' }).default('member'),
 });
 const TOKEN = z.strictObject({ token: text(1, 200) });
@@ -53,11 +55,8 @@ export async function createInvitation(
   input: InvitationInput,
   now: Date,
 ): Promise<CreatedInvitation> {
-  await requireRole(prisma, principal, teamId, ['owner', 'admin'], 'invite');
   const token = `${INVITATION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const id = await prisma.$transaction(async (tx) => {
-    // Serialises invitations to one team, so two at once cannot both pass the duplicate check.
-    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId} FOR UPDATE`;
+  const id = await inTeam(prisma, principal, teamId, ['owner', 'admin'], 'invite', async (tx) => {
     const member = await tx.teamMember.findFirst({ where: { team_id: teamId, user_id: input.invited_user_id }, select: { id: true } });
     if (member) throw new AppError('CONFLICT', 'This user is already a member of the team');
     const pending = await tx.teamInvitation.findFirst({
@@ -82,17 +81,18 @@ export async function createInvitation(
 }
 
 export async function revokeInvitation(prisma: PrismaClient, principal: Principal, teamId: number, id: number, now: Date): Promise<void> {
-  await requireRole(prisma, principal, teamId, ['owner', 'admin'], 'revoke invitations');
-  const invitation = await prisma.teamInvitation.findFirst({ where: { id, team_id: teamId }, select: { status: true, expires_at: true } });
-  if (!invitation) throw notFound('Invitation');
-  const status = invitationStatus(invitation, now);
-  if (status !== 'pending') throw new AppError('CONFLICT', `The invitation is ${status}, not pending`);
-  await respond(prisma, id, 'revoked', now);
+  await inTeam(prisma, principal, teamId, ['owner', 'admin'], 'revoke invitations', async (tx) => {
+    const invitation = await tx.teamInvitation.findFirst({ where: { id, team_id: teamId }, select: { status: true, expires_at: true } });
+    if (!invitation) throw notFound('Invitation');
+    assertPending(invitation, now);
+    await respond(tx, id, 'revoked', now);
+  });
 }
 
 /**
  * Accepts or declines by token, for the invited user only. Accepting adds the membership with the
- * invitation's role in the same transaction that marks it accepted.
+ * invitation's role in the same transaction that marks it accepted. The invited user is no member
+ * yet, so this takes the team's lock itself (`lockTeam`) and reads the invitation again under it.
  */
 export async function answerInvitation(
   prisma: PrismaClient,
@@ -101,28 +101,31 @@ export async function answerInvitation(
   answer: 'accepted' | 'declined',
   now: Date,
 ): Promise<number> {
-  return prisma.$transaction(async (tx) => {
-    const [invitation] = await tx.$queryRaw<{ id: number; team_id: number; invited_user_id: string; role: string; status: string; expires_at: Date }[]>`
-      SELECT i.id, i.team_id, i.invited_user_id, i.role, i.status, i.expires_at
-      FROM team_invitations i JOIN teams t ON t.id = i.team_id
-      WHERE i.token_hash = ${hashToken(token)} AND t.org_id = ${principal.orgId} AND t.is_active
-      FOR UPDATE OF i`;
-    if (!invitation) throw notFound('Invitation');
+  const found = await prisma.teamInvitation.findUnique({ where: { token_hash: hashToken(token) }, select: { id: true, team_id: true } });
+  if (!found) throw notFound('Invitation');
+  return prisma.$transaction(async (transaction) => {
+    const tx = transaction as PrismaClient;
+    if (!(await lockTeam(tx, found.team_id))) throw notFound('Invitation');
+    const invitation = await tx.teamInvitation.findUniqueOrThrow({ where: { id: found.id } });
     if (invitation.invited_user_id !== principal.subject) {
       throw new AppError('FORBIDDEN', 'Only the invited user can answer this invitation');
     }
-    const status = invitationStatus(invitation, now);
-    if (status !== 'pending') throw new AppError('CONFLICT', `The invitation is ${status}, not pending`);
+    assertPending(invitation, now);
     if (answer === 'accepted') {
       const member = await tx.teamMember.findFirst({ where: { team_id: invitation.team_id, user_id: principal.subject }, select: { id: true } });
       if (member) throw new AppError('CONFLICT', 'You are already a member of this team');
       await tx.teamMember.create({ data: { team_id: invitation.team_id, user_id: principal.subject, role: invitation.role, joined_at: now } });
     }
-    await respond(tx as PrismaClient, invitation.id, answer, now);
+    await respond(tx, invitation.id, answer, now);
     return invitation.id;
   });
 }
 
-async function respond(prisma: PrismaClient, id: number, status: 'accepted' | 'declined' | 'revoked', now: Date): Promise<void> {
-  await prisma.teamInvitation.update({ where: { id }, data: { status, responded_at: now } });
+function assertPending(invitation: { status: string; expires_at: Date }, now: Date): void {
+  const status = invitationStatus(invitation, now);
+  if (status !== 'pending') throw new AppError('CONFLICT', `The invitation is ${status}, not pending`);
+}
+
+async function respond(tx: PrismaClient, id: number, status: 'accepted' | 'declined' | 'revoked', now: Date): Promise<void> {
+  await tx.teamInvitation.update({ where: { id }, data: { status, responded_at: now } });
 }

@@ -8,7 +8,6 @@
 import { z } from 'zod';
 import type { PrismaClient } from '../db/client.ts';
 import { notFound, validationError } from '../errors.ts';
-import type { Principal } from '../auth/principal.ts';
 import { parseInput, text } from './input.ts';
 
 export const LANDSCAPE_LIST_MAX_LIMIT = 2000;
@@ -38,14 +37,8 @@ export function parseEntityIds(value: unknown, prefix: string): number[] {
   return [...new Set(parseInput(ENTITY_IDS, value, prefix).entity_ids)];
 }
 
-/** Where a landscape is the caller's: an active ecosystem of the caller's organisation. */
-export const visibleLandscape = (principal: Principal) => ({ ecosystem: { org_id: principal.orgId, is_active: true } });
-
-async function requireLandscapeId(prisma: PrismaClient, principal: Principal, id: number): Promise<number> {
-  const found = await prisma.landscape.findFirst({ where: { id, ...visibleLandscape(principal) }, select: { id: true } });
-  if (!found) throw notFound('Landscape');
-  return found.id;
-}
+/** Where a landscape is visible: in an active ecosystem (the caller's client keeps to its organisation). */
+export const VISIBLE_LANDSCAPE = { ecosystem: { is_active: true } };
 
 export async function createLandscape(prisma: PrismaClient, ecosystemId: number, input: LandscapeInput): Promise<number> {
   const created = await prisma.landscape.create({ data: { ...input, ecosystem_id: ecosystemId }, select: { id: true } });
@@ -56,20 +49,12 @@ export async function createLandscape(prisma: PrismaClient, ecosystemId: number,
  * Replaces the landscape's entities with `entityIds`, in that order. Unknown (or soft-deleted) ids
  * are 400 naming them, and nothing changes.
  */
-export async function replaceLandscapeEntities(
-  prisma: PrismaClient,
-  principal: Principal,
-  landscapeId: number,
-  entityIds: number[],
-  path: string,
-): Promise<void> {
+export async function replaceLandscapeEntities(prisma: PrismaClient, landscapeId: number, entityIds: number[], path: string): Promise<void> {
   await prisma.$transaction(async (tx) => {
-    // The row lock makes concurrent replacements of one landscape wait for each other.
-    const locked = await tx.$queryRaw<{ id: number }[]>`
-      SELECT l.id FROM landscapes l JOIN ecosystems e ON e.id = l.ecosystem_id
-      WHERE l.id = ${landscapeId} AND e.org_id = ${principal.orgId} AND e.is_active
-      FOR UPDATE OF l`;
-    if (locked.length === 0) throw notFound('Landscape');
+    // A conditional update of the visible landscape: its row lock makes concurrent replacements of one
+    // landscape wait for each other, and it finds nothing outside the caller's organisation.
+    const { count } = await tx.landscape.updateMany({ where: { id: landscapeId, ...VISIBLE_LANDSCAPE }, data: { updated_at: new Date() } });
+    if (count === 0) throw notFound('Landscape');
     const known = await tx.entity.findMany({ where: { id: { in: entityIds }, deleted_at: null }, select: { id: true } });
     if (known.length !== entityIds.length) {
       const found = new Set(known.map((entity) => entity.id));
@@ -81,10 +66,14 @@ export async function replaceLandscapeEntities(
     await tx.landscapeEntity.createMany({
       data: entityIds.map((entityId, position) => ({ landscape_id: landscapeId, entity_id: entityId, position })),
     });
-    await tx.landscape.update({ where: { id: landscapeId }, data: { updated_at: new Date() } });
   });
 }
 
-export async function deleteLandscape(prisma: PrismaClient, principal: Principal, id: number): Promise<void> {
-  await prisma.landscape.delete({ where: { id: await requireLandscapeId(prisma, principal, id) } });
+/**
+ * Deletes the landscape (its list goes with it) in one statement scoped to what the caller sees: of two
+ * deletes at once, or a retry, the second is 404 and touches nothing.
+ */
+export async function deleteLandscape(prisma: PrismaClient, id: number): Promise<void> {
+  const { count } = await prisma.landscape.deleteMany({ where: { id, ...VISIBLE_LANDSCAPE } });
+  if (count === 0) throw notFound('Landscape');
 }

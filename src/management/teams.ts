@@ -5,6 +5,7 @@
  * - owners and admins rename it, invite, revoke invitations and manage members who are not owners;
  * - only owners make or unmake owners, remove owners, and delete the team;
  * - the last owner can neither leave nor be demoted (409): a team always has an owner.
+ * Every write is decided in one transaction holding the team's row lock (`inTeam`, `lockTeam`).
  */
 import { z } from 'zod';
 import type { PrismaClient } from '../db/client.ts';
@@ -32,37 +33,71 @@ export const parseTeamInput = (value: unknown, prefix: string): TeamInput => par
 export const parseTeamPatch = (value: unknown, prefix: string): TeamPatch => parseInput(UPDATE, value, prefix);
 export const parseRole = (value: unknown, prefix: string): TeamRole => parseInput(ROLE, value, prefix).role;
 
+/**
+ * A member's user id as the member routes take it in their path: one segment, so no `/`, and not `.`
+ * or `..`, which URL clients resolve away before sending. Invitations refuse any other id, so that
+ * every member stays addressable over REST as over GraphQL.
+ */
+export const USER_ID = /^(?!\.\.?$)[^/]{1,200}$/;
+export const USER_ID_RULE = 'must fit one URL path segment: no "/", and not "." or ".."';
+
 const SLUG_TAKEN = 'An active team of your organisation already has this slug';
 
-/** Active teams of the caller's organisation that the caller is a member of. */
+/** Active teams the caller is a member of (its client keeps to its organisation: src/auth/tenancy.ts). */
 export const visibleTeams = (principal: Principal) => ({
-  org_id: principal.orgId,
   is_active: true,
   members: { some: { user_id: principal.subject } },
 });
 
-/** The caller's role in a team it can see; 404 when it cannot. */
+/** The caller's role in a team it can see; 404 when it cannot. For reads: writes go through `inTeam`. */
 export async function requireMembership(prisma: PrismaClient, principal: Principal, teamId: number): Promise<TeamRole> {
   const membership = await prisma.teamMember.findFirst({
-    where: { team_id: teamId, user_id: principal.subject, team: { org_id: principal.orgId, is_active: true } },
+    where: { team_id: teamId, user_id: principal.subject, team: { is_active: true } },
     select: { role: true },
   });
   if (!membership) throw notFound('Team');
   return membership.role as TeamRole;
 }
 
-/** 403 unless the caller's role in the team is one of `roles`. */
-export async function requireRole(
+/**
+ * Locks the row of an active team of the caller's organisation until the transaction ends; false when
+ * there is none. Every write to a team's record, members or invitations takes this lock first, so
+ * they take turns, and what each reads after it (roles, members, invitations) stays true until it
+ * commits: the outcome is always one a serial order gives. The caller's client finds the team (its
+ * tenant rule decides the organisation, which a team never changes); the lock then names only its id.
+ */
+export async function lockTeam(tx: PrismaClient, teamId: number): Promise<boolean> {
+  if (!(await tx.team.findFirst({ where: { id: teamId, is_active: true }, select: { id: true } }))) return false;
+  const rows = await tx.$queryRaw<unknown[]>`SELECT id FROM teams WHERE id = ${teamId} AND is_active FOR UPDATE`;
+  return rows.length > 0;
+}
+
+/**
+ * Runs `work` in one transaction holding the team's lock, once the caller's role there, read under
+ * that lock, is one of `roles`: 404 when the team is missing or the caller is not a member, 403 for
+ * another role. A role read before the lock could be changed before the write commits.
+ */
+export function inTeam<T>(
   prisma: PrismaClient,
   principal: Principal,
   teamId: number,
   roles: readonly TeamRole[],
   action: string,
-): Promise<TeamRole> {
-  const role = await requireMembership(prisma, principal, teamId);
-  if (!roles.includes(role)) throw new AppError('FORBIDDEN', `Only a team ${roles.join(' or ')} can ${action}`);
-  return role;
+  work: (tx: PrismaClient, role: TeamRole) => Promise<T>,
+): Promise<T> {
+  return prisma.$transaction(async (transaction) => {
+    const tx = transaction as PrismaClient;
+    if (!(await lockTeam(tx, teamId))) throw notFound('Team');
+    const caller = await findMember(tx, teamId, principal.subject);
+    if (!caller) throw notFound('Team');
+    const role = caller.role as TeamRole;
+    if (!roles.includes(role)) throw new AppError('FORBIDDEN', `Only a team ${roles.join(' or ')} can ${action}`);
+    return work(tx, role);
+  });
 }
+
+const findMember = (tx: PrismaClient, teamId: number, userId: string) =>
+  tx.teamMember.findUnique({ where: { team_id_user_id: { team_id: teamId, user_id: userId } }, select: { id: true, role: true } });
 
 export async function createTeam(prisma: PrismaClient, principal: Principal, input: TeamInput): Promise<number> {
   const team = await uniquely(
@@ -82,60 +117,49 @@ export async function createTeam(prisma: PrismaClient, principal: Principal, inp
 }
 
 export async function updateTeam(prisma: PrismaClient, principal: Principal, teamId: number, patch: TeamPatch): Promise<void> {
-  await requireRole(prisma, principal, teamId, ['owner', 'admin'], 'change the team');
-  await uniquely(() => prisma.team.update({ where: { id: teamId }, data: definedOnly(patch) }), SLUG_TAKEN);
+  await inTeam(prisma, principal, teamId, ['owner', 'admin'], 'change the team', (tx) =>
+    uniquely(() => tx.team.update({ where: { id: teamId }, data: definedOnly(patch) }), SLUG_TAKEN),
+  );
 }
 
 export async function deleteTeam(prisma: PrismaClient, principal: Principal, teamId: number): Promise<void> {
-  await requireRole(prisma, principal, teamId, ['owner'], 'delete the team');
-  await prisma.team.update({ where: { id: teamId }, data: { is_active: false } });
+  await inTeam(prisma, principal, teamId, ['owner'], 'delete the team', (tx) =>
+    tx.team.update({ where: { id: teamId }, data: { is_active: false } }),
+  );
 }
 
 /**
  * Changes a member's role. Owners may set any role; admins may only move members between admin and
- * member. Demoting the last owner is 409.
+ * member. Demoting the last owner is 409. Answers the member as written: a read after the commit
+ * could find it already removed by the next write.
  */
-export async function changeMemberRole(
-  prisma: PrismaClient,
-  principal: Principal,
-  teamId: number,
-  userId: string,
-  role: TeamRole,
-): Promise<number> {
-  const callerRole = await requireRole(prisma, principal, teamId, ['owner', 'admin'], 'change roles');
-  return prisma.$transaction(async (tx) => {
-    const member = await lockedMember(tx as PrismaClient, teamId, userId);
+export function changeMemberRole(prisma: PrismaClient, principal: Principal, teamId: number, userId: string, role: TeamRole) {
+  return inTeam(prisma, principal, teamId, ['owner', 'admin'], 'change roles', async (tx, callerRole) => {
+    const member = await teamMember(tx, teamId, userId);
     if (callerRole !== 'owner' && (member.role === 'owner' || role === 'owner')) {
       throw new AppError('FORBIDDEN', 'Only a team owner can make or unmake owners');
     }
-    if (member.role === 'owner' && role !== 'owner') await assertNotLastOwner(tx as PrismaClient, teamId, 'demoted');
-    await tx.teamMember.update({ where: { id: member.id }, data: { role } });
-    return member.id;
+    if (member.role === 'owner' && role !== 'owner') await assertNotLastOwner(tx, teamId, 'demoted');
+    return tx.teamMember.update({ where: { id: member.id }, data: { role } });
   });
 }
 
 /** Removes a member: the member itself (leaving), or an owner/admin within the rules above. */
 export async function removeMember(prisma: PrismaClient, principal: Principal, teamId: number, userId: string): Promise<void> {
-  const callerRole = await requireMembership(prisma, principal, teamId);
   const leaving = userId === principal.subject;
-  if (!leaving && callerRole === 'member') throw new AppError('FORBIDDEN', 'Only a team owner or admin can remove members');
-  await prisma.$transaction(async (tx) => {
-    const member = await lockedMember(tx as PrismaClient, teamId, userId);
+  const roles = leaving ? TEAM_ROLES : (['owner', 'admin'] as const);
+  await inTeam(prisma, principal, teamId, roles, 'remove members', async (tx, callerRole) => {
+    const member = await teamMember(tx, teamId, userId);
     if (member.role === 'owner') {
       if (!leaving && callerRole !== 'owner') throw new AppError('FORBIDDEN', 'Only a team owner can remove an owner');
-      await assertNotLastOwner(tx as PrismaClient, teamId, 'removed');
+      await assertNotLastOwner(tx, teamId, 'removed');
     }
     await tx.teamMember.delete({ where: { id: member.id } });
   });
 }
 
-/**
- * The member row, after locking the team's owner rows: two owners leaving at once must not both see
- * "another owner is left".
- */
-async function lockedMember(tx: PrismaClient, teamId: number, userId: string): Promise<{ id: number; role: string }> {
-  await tx.$queryRaw`SELECT id FROM team_members WHERE team_id = ${teamId} AND role = 'owner' FOR UPDATE`;
-  const member = await tx.teamMember.findFirst({ where: { team_id: teamId, user_id: userId }, select: { id: true, role: true } });
+async function teamMember(tx: PrismaClient, teamId: number, userId: string): Promise<{ id: number; role: string }> {
+  const member = await findMember(tx, teamId, userId);
   if (!member) throw notFound('Team member');
   return member;
 }

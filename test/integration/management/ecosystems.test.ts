@@ -265,3 +265,242 @@ describe('GraphQL', () => {
     expect(response.body.errors?.[0]?.message).toContain('write:ecosystems');
   });
 });
+
+describe('free-form fields are stored exactly as sent, or refused', () => {
+  /** 16 levels deep with tabs_config itself: the most FREE_FORM_LIMITS takes. */
+  const nested = (levels: number): unknown => (levels === 0 ? 'bottom' : { level: nested(levels - 1) });
+  const tabs = {
+    constructor: { prototype: 1 },
+    prototype: [1, { constructor: null }],
+    toString: 'x',
+    hasOwnProperty: false,
+    $type: 'DateTime',
+    value: '2020-01-01',
+    // Prisma's own value tags, below the top level, where its escape for them is not undone.
+    tagged: { inner: { $type: 'Raw', value: 1 }, list: [{ $type: 'Decimal', value: '1.5' }, [{ $type: 'Json', value: '{}' }]] },
+    '': 'an empty key',
+    'dotted.key': [[], {}, [null]],
+    text: 'emoji 😀, é, "quotes", \\ and a\nnew line',
+    numbers: [0, -1, 1.5, 1e-7, 9007199254740991, -9007199254740991],
+    deep: nested(15),
+  };
+  const partner_logos = [
+    { name: 'Acme', url: 'https://acme.example/?a=1&b=2#top', image_url: 'http://acme.example/logo.png' },
+    { name: '', url: '', image_url: '' },
+  ];
+
+  it('round-trips prototype-like keys, empty keys and deep values over REST and GraphQL', async () => {
+    const { status, body } = await create({ tabs_config: tabs, partner_logos });
+    expect(status).toBe(201);
+    expect(body.data.tabs_config).toEqual(tabs);
+    expect(body.data.partner_logos).toEqual(partner_logos);
+    const read = await call(curator, 'GET', `/api/ecosystems/${body.data.id}`);
+    expect(read.body.data.tabs_config).toEqual(tabs);
+    expect(read.body.data.partner_logos).toEqual(partner_logos);
+    const graphql = await curator.graphql(`{ ecosystem(id: "${body.data.id}") { tabs_config partner_logos { name url image_url } } }`);
+    expect(graphql.body.data).toEqual({ ecosystem: { tabs_config: tabs, partner_logos } });
+
+    const patched = await call(curator, 'PATCH', `/api/ecosystems/${body.data.id}`, { tabs_config: { constructor: 'only' } });
+    expect(patched.body.data.tabs_config).toEqual({ constructor: 'only' });
+
+    const viaGraphql = await curator.graphql(
+      'mutation($slug: String!, $t: JSON, $p: JSON) { createEcosystem(slug: $slug, name: "G", filter: "is_company:true", tabs_config: $t, partner_logos: $p) { id tabs_config partner_logos { name url image_url } } }',
+      { slug: slug('free-form'), t: tabs, p: partner_logos },
+    );
+    expect(viaGraphql.body.errors).toBeUndefined();
+    const made = viaGraphql.body.data!.createEcosystem as { id: number };
+    expect(made).toEqual({ id: made.id, tabs_config: tabs, partner_logos });
+    expect((await call(curator, 'GET', `/api/ecosystems/${made.id}`)).body.data.tabs_config).toEqual(tabs);
+  });
+
+  it('round-trips a GraphQL literal with prototype-like keys', async () => {
+    const response = await curator.graphql(
+      `mutation { createEcosystem(slug: "${slug('literal')}", name: "L", filter: "is_company:true", tabs_config: {constructor: {prototype: [1, "a"]}, toString: null}) { id tabs_config } }`,
+    );
+    expect(response.body.errors).toBeUndefined();
+    const made = response.body.data!.createEcosystem as { id: number; tabs_config: unknown };
+    expect(made.tabs_config).toEqual({ constructor: { prototype: [1, 'a'] }, toString: null });
+    expect((await call(curator, 'GET', `/api/ecosystems/${made.id}`)).body.data.tabs_config).toEqual(made.tabs_config);
+  });
+
+  const refusedBodies: [string, string, string][] = [
+    ['a "__proto__" key', '{"__proto__": {"admin": true}, "a": 1}', 'body.tabs_config.__proto__'],
+    ['a nested "__proto__" key', '{"a": [{"b": {"__proto__": 1}}]}', 'body.tabs_config.a.0.b.__proto__'],
+    ['a number JSON cannot hold (1e400)', '{"x": 1e400}', 'body.tabs_config.x'],
+    ['an integer beyond 2^53', '{"x": 12345678901234567890}', 'body.tabs_config.x'],
+    ['a lone surrogate', '{"x": "\\ud800"}', 'body.tabs_config.x'],
+    ['a key with a NUL', '{"a\\u0000b": 1}', 'body.tabs_config.a\u0000b'],
+    ['17 levels', JSON.stringify({ a: nested(16) }).replace(/"bottom"/, '1'), 'body.tabs_config'],
+    ['an array', '[]', 'body.tabs_config'],
+    ['1,001 values', JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, index) => [`k${index}`, 0]))), 'body.tabs_config'],
+    ['over 64 KiB', JSON.stringify({ a: 'x'.repeat(65_536) }), 'body.tabs_config'],
+    ['3,000 levels', `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`, 'body'],
+  ];
+
+  it.each(refusedBodies)('refuses tabs_config with %s at its path (REST), storing nothing', async (_name, tabsConfig, path) => {
+    const before = await app.db.prisma.ecosystem.count();
+    const body = `{"slug": "${slug('refused')}", "name": "R", "filter": "is_company:true", "tabs_config": ${tabsConfig}}`;
+    const response = await curator.fetch('/api/ecosystems', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = await response.json();
+    expect(response.status).toBe(400);
+    expect(answer.error.code).toBe('VALIDATION_ERROR');
+    expect(answer.error.details.map((detail: { path: string }) => detail.path)).toEqual([path]);
+    expect(await app.db.prisma.ecosystem.count()).toBe(before);
+
+    const { body: existing } = await create({ tabs_config: { kept: true } });
+    const patch = await curator.fetch(`/api/ecosystems/${existing.data.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: `{"tabs_config": ${tabsConfig}}`,
+    });
+    expect(patch.status).toBe(400);
+    expect((await call(curator, 'GET', `/api/ecosystems/${existing.data.id}`)).body.data).toEqual(existing.data);
+  });
+
+  it.each([
+    ['a "__proto__" key', '', '{__proto__: {admin: true}, a: 1}', {}, 'tabs_config.__proto__'],
+    ['a missing variable (undefined)', '($missing: Int)', '{a: $missing, b: 1}', {}, 'tabs_config.a'],
+    ['a float beyond a double (Infinity)', '', '{x: 1e400}', {}, 'tabs_config.x'],
+    ['17 levels in a variable', '($deep: JSON)', '$deep', { deep: { a: nested(16) } }, 'tabs_config'],
+  ])('refuses tabs_config with %s over GraphQL, storing nothing', async (_name, declarations, literal, variables, path) => {
+    const before = await app.db.prisma.ecosystem.count();
+    const response = await curator.graphql(
+      `mutation${declarations} { createEcosystem(slug: "${slug('refused')}", name: "R", filter: "is_company:true", tabs_config: ${literal}) { id tabs_config } }`,
+      variables,
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path }] });
+    expect(await app.db.prisma.ecosystem.count()).toBe(before);
+  });
+
+  it('answers a GraphQL literal nested far beyond the limits with a 400, never a 5xx', async () => {
+    const response = await curator.graphql(
+      `mutation { createEcosystem(slug: "${slug('deep')}", name: "R", filter: "is_company:true", tabs_config: ${'{a:'.repeat(3000)}1${'}'.repeat(3000)}) { id } }`,
+    );
+    expect(response.status).toBe(400);
+  });
+
+  it.each([
+    ['an unknown key', { name: 'A', url: '', image_url: '', logo: 'x' }, 'body.partner_logos.0.logo'],
+    ['a missing key', { name: 'A', url: '' }, 'body.partner_logos.0.image_url'],
+    ['a string', 'Acme', 'body.partner_logos.0'],
+  ])('refuses a partner logo with %s', async (_name, logo, path) => {
+    const response = await create({ partner_logos: [logo] });
+    expect(response.status).toBe(400);
+    expect(detailPaths(response.body)).toEqual([path]);
+  });
+
+  it('refuses a "__proto__" key in a partner logo sent as a GraphQL literal', async () => {
+    const response = await curator.graphql(
+      `mutation { createEcosystem(slug: "${slug('logo')}", name: "L", filter: "is_company:true", partner_logos: [{name: "A", url: "", image_url: "", __proto__: {x: 1}}]) { id } }`,
+    );
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'partner_logos.0.__proto__' }] });
+  });
+});
+
+describe('URLs are http or https', () => {
+  const refused = [
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'ftp://files.example/logo.png',
+    '//evil.example/logo.png',
+    '/relative/logo.png',
+    'https://',
+    ' https://acme.example',
+    'https://acme.example/a b',
+  ];
+
+  it.each(refused)('refuses %j in image_url and in a partner logo’s url and image_url', async (url) => {
+    const before = await app.db.prisma.ecosystem.count();
+    const response = await create({ image_url: url, partner_logos: [{ name: 'A', url, image_url: url }] });
+    expect(response.status).toBe(400);
+    expect(detailPaths(response.body)).toEqual(['body.image_url', 'body.partner_logos.0.image_url', 'body.partner_logos.0.url']);
+    expect(await app.db.prisma.ecosystem.count()).toBe(before);
+    const graphql = await curator.graphql('mutation($u: String) { updateEcosystem(id: "nowhere", image_url: $u) { id } }', { u: url });
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'image_url' }] });
+  });
+
+  it('takes http and https URLs, and empty text for none', async () => {
+    for (const url of ['', 'http://acme.example', 'HTTPS://ACME.EXAMPLE/Logo.png?size=2#x']) {
+      const response = await create({ image_url: url, partner_logos: [{ name: 'A', url, image_url: url }] });
+      expect(response.status).toBe(201);
+      expect(response.body.data.image_url).toBe(url);
+      expect(response.body.data.partner_logos).toEqual([{ name: 'A', url, image_url: url }]);
+    }
+  });
+});
+
+describe('stored filters', () => {
+  it.each(['   ', '\t\n', ' \u00a0 '])('refuse a blank filter %j on create, patch and GraphQL', async (filter) => {
+    const created = await create({ filter });
+    expect(created.status).toBe(400);
+    expect(detailPaths(created.body)).toEqual(['body.filter']);
+    const { body } = await create({});
+    const patched = await call(curator, 'PATCH', `/api/ecosystems/${body.data.id}`, { filter });
+    expect(patched.status).toBe(400);
+    expect(detailPaths(patched.body)).toEqual(['body.filter']);
+    expect((await call(curator, 'GET', `/api/ecosystems/${body.data.id}`)).body.data.filter).toBe(body.data.filter);
+    const graphql = await curator.graphql('mutation($f: String) { updateEcosystem(id: "nowhere", filter: $f) { id } }', { f: filter });
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'filter' }] });
+  });
+});
+
+describe('ids and slugs', () => {
+  it.each(['123', '0', '007'])('refuse the all-digit slug %s on create and patch, REST and GraphQL', async (digits) => {
+    const created = await create({ slug: digits });
+    expect(created.status).toBe(400);
+    expect(detailPaths(created.body)).toEqual(['body.slug']);
+    const { body } = await create({});
+    const patched = await call(curator, 'PATCH', `/api/ecosystems/${body.data.id}`, { slug: digits });
+    expect(patched.status).toBe(400);
+    expect(detailPaths(patched.body)).toEqual(['body.slug']);
+    const graphql = await curator.graphql(`mutation { createEcosystem(slug: "${digits}", name: "D", filter: "is_company:true") { id } }`);
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'slug' }] });
+  });
+
+  it('take slugs with digits and hyphens that are not all digits', async () => {
+    for (const value of ['2024', '-1', '1-2'].map((base) => (base === '2024' ? 'fintech-2024' : `${base}${++counter}`))) {
+      const response = await create({ slug: value });
+      expect(response.status).toBe(201);
+      expect((await call(curator, 'GET', `/api/ecosystems/${value}`)).body.data.id).toBe(response.body.data.id);
+    }
+  });
+
+  it('a retried DELETE is 404 and never reaches a colleague’s ecosystem whose slug is the deleted id', async () => {
+    const mine = (await create({})).body.data;
+    // A colleague's ecosystem, stored before all-digit slugs were refused.
+    const theirs = await app.db.prisma.ecosystem.create({
+      data: { org_id: curator.orgId, slug: String(mine.id), name: 'Colleague', filter: 'is_company:true' },
+    });
+    const path = `/api/ecosystems/${mine.id}`;
+    expect((await call(curator, 'DELETE', path)).status).toBe(204);
+    expect((await call(curator, 'DELETE', path)).status).toBe(404);
+    expect((await call(curator, 'GET', path)).status).toBe(404);
+    expect((await call(curator, 'PATCH', path, { name: 'hijacked' })).status).toBe(404);
+    expect((await call(curator, 'GET', `${path}/entities`)).status).toBe(404);
+    expect((await call(curator, 'GET', `${path}/landscapes`)).status).toBe(404);
+    expect((await call(curator, 'POST', `${path}/landscapes`, { name: 'x' })).status).toBe(404);
+    const graphql = await curator.graphql(`mutation { deleteEcosystem(id: "${mine.id}") }`);
+    expect(graphql.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect((await curator.graphql(`{ ecosystem(id: "${mine.id}") { id } }`)).body.data).toEqual({ ecosystem: null });
+    expect(await app.db.prisma.landscape.count({ where: { ecosystem_id: theirs.id } })).toBe(0);
+    expect(await app.db.prisma.ecosystem.findUniqueOrThrow({ where: { id: theirs.id } })).toEqual(theirs);
+    // Still reachable by its own id.
+    expect((await call(curator, 'GET', `/api/ecosystems/${theirs.id}`)).body.data.name).toBe('Colleague');
+  });
+
+  it('an id beyond the id range is 404, not a slug', async () => {
+    expect((await call(curator, 'GET', '/api/ecosystems/99999999999')).status).toBe(404);
+    expect((await call(curator, 'DELETE', '/api/ecosystems/99999999999')).status).toBe(404);
+  });
+
+  it('two DELETEs at once: one 204, one 404', async () => {
+    const { body } = await create({});
+    const statuses = await Promise.all([1, 2].map(() => call(curator, 'DELETE', `/api/ecosystems/${body.data.id}`).then((response) => response.status)));
+    expect(statuses.sort()).toEqual([204, 404]);
+  });
+});

@@ -72,12 +72,44 @@ describe('POST /api/teams/{id}/invitations', () => {
   it.each([
     [{ invited_email: 'not-an-email' }, ['body.invited_email']],
     [{ invited_user_id: '' }, ['body.invited_user_id']],
+    [{ invited_user_id: 'u'.repeat(201) }, ['body.invited_user_id']],
+    // Ids the member routes could not take in their path: /api/teams/{id}/members/{user_id}.
+    [{ invited_user_id: 'auth0/ivan' }, ['body.invited_user_id']],
+    [{ invited_user_id: '.' }, ['body.invited_user_id']],
+    [{ invited_user_id: '..' }, ['body.invited_user_id']],
     [{ role: 'owner' }, ['body.role']],
     [{ token: 'mine' }, ['body.token']],
   ])('refuses %j', async (body, paths) => {
     const response = await invite(await team(), body);
     expect(response.status).toBe(400);
     expect(detailPaths(response.body)).toEqual(paths);
+  });
+
+  it('takes any other user id, and the member it becomes is addressable on every member route', async () => {
+    const id = await team();
+    const userId = 'auth0|Ivan Smith?#%&+=..';
+    const weird = await createUserToken(app, { user: userId, permissions: ['read:teams', 'write:teams'] });
+    const { status, body } = await invite(id, { invited_user_id: userId });
+    expect(status).toBe(201);
+    expect((await call(weird, 'POST', '/api/invitations/accept', { token: body.data.token })).status).toBe(200);
+    const path = `/api/teams/${id}/members/${encodeURIComponent(userId)}`;
+    const promoted = await call(as('olivia'), 'PATCH', path, { role: 'admin' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.data).toMatchObject({ user_id: userId, role: 'admin' });
+    const demoted = await as('olivia').graphql(`mutation($u: String!) { updateTeamMember(team: ${id}, user_id: $u, role: "member") { role } }`, {
+      u: userId,
+    });
+    expect(demoted.body.data).toEqual({ updateTeamMember: { role: 'member' } });
+    expect((await call(as('olivia'), 'DELETE', path)).status).toBe(204);
+    expect((await call(weird, 'GET', `/api/teams/${id}`)).status).toBe(404);
+  });
+
+  it('refuses the same ids over GraphQL', async () => {
+    const id = await team();
+    const refused = await as('olivia').graphql(
+      `mutation { createInvitation(team: ${id}, invited_email: "ivan@example.com", invited_user_id: "auth0/ivan") { id } }`,
+    );
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'invited_user_id' }] });
   });
 
   it('lets owners and admins invite, not members', async () => {

@@ -165,3 +165,43 @@ describe('GraphQL', () => {
     expect((await curator.graphql(`mutation { deleteLandscape(id: ${landscape.id}) }`)).body.data).toEqual({ deleteLandscape: true });
   });
 });
+
+describe('retries', () => {
+  it('a repeated DELETE is 404 and touches nothing else', async () => {
+    const landscape = await newLandscape();
+    const neighbour = await call(curator, 'POST', `/api/ecosystems/${landscape.ecosystem_id}/landscapes`, { name: 'Neighbour' });
+    await call(curator, 'PUT', `/api/landscapes/${neighbour.body.data.id}/entities`, { entity_ids: entityIds.slice(0, 3) });
+    const before = await call(curator, 'GET', `/api/landscapes/${neighbour.body.data.id}`);
+    expect((await call(curator, 'DELETE', `/api/landscapes/${landscape.id}`)).status).toBe(204);
+    const retry = await call(curator, 'DELETE', `/api/landscapes/${landscape.id}`);
+    expect(retry.status).toBe(404);
+    expect(retry.body.error.code).toBe('NOT_FOUND');
+    const graphql = await curator.graphql(`mutation { deleteLandscape(id: ${landscape.id}) }`);
+    expect(graphql.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect((await call(curator, 'GET', `/api/landscapes/${neighbour.body.data.id}`)).body).toEqual(before.body);
+  });
+
+  it('two DELETEs at once: one 204, one 404', async () => {
+    const landscape = await newLandscape();
+    const statuses = await Promise.all([1, 2].map(() => call(curator, 'DELETE', `/api/landscapes/${landscape.id}`).then((response) => response.status)));
+    expect(statuses.sort()).toEqual([204, 404]);
+  });
+
+  it('PUT of the same list twice gives the same landscape', async () => {
+    const landscape = await newLandscape();
+    const body = { entity_ids: [entityIds[4], entityIds[1], entityIds[4], entityIds[2]] };
+    const first = await call(curator, 'PUT', `/api/landscapes/${landscape.id}/entities`, body);
+    const second = await call(curator, 'PUT', `/api/landscapes/${landscape.id}/entities`, body);
+    expect(first.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(await entitiesOf(landscape.id)).toEqual([entityIds[4], entityIds[1], entityIds[2]]);
+  });
+
+  it('a PUT after the landscape is deleted is 404 and creates nothing', async () => {
+    const landscape = await newLandscape();
+    await call(curator, 'DELETE', `/api/landscapes/${landscape.id}`);
+    const response = await call(curator, 'PUT', `/api/landscapes/${landscape.id}/entities`, { entity_ids: entityIds.slice(0, 2) });
+    expect(response.status).toBe(404);
+    expect(await app.db.prisma.landscapeEntity.count({ where: { landscape_id: landscape.id } })).toBe(0);
+  });
+});

@@ -144,6 +144,15 @@ describe('members', () => {
     expect((await call(as('olivia'), 'PATCH', `/api/teams/${id}/members/nobody`, { role: 'admin' })).status).toBe(404);
   });
 
+  it('refuses a user id no member can have: one with a "/" (400 at path.user_id)', async () => {
+    const id = await team();
+    for (const method of ['PATCH', 'DELETE']) {
+      const refused = await call(as('olivia'), method, `/api/teams/${id}/members/auth0%2Fmia`, method === 'PATCH' ? { role: 'admin' } : undefined);
+      expect(refused.status).toBe(400);
+      expect(detailPaths(refused.body)).toEqual(['path.user_id']);
+    }
+  });
+
   it('keeps a last owner: no demotion, no leaving (409), until another owner exists', async () => {
     const id = await team();
     const demote = await call(as('olivia'), 'PATCH', `/api/teams/${id}/members/olivia`, { role: 'admin' });
