@@ -4,8 +4,26 @@ import type { Logger } from '../logger.ts';
 /** What the logs and metrics call a request whose client left before the response was complete (nginx's code). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-/** The status a request ended with: its own, or 499 when the client went away first. */
-export const finalStatus = (res: Response): number => (res.writableFinished ? res.statusCode : CLIENT_CLOSED_REQUEST);
+/** What they call a response the server cut short after its headers went out (a stream that failed). */
+const RESPONSE_CUT_SHORT = 500;
+
+/**
+ * Ends a response whose headers are gone by destroying its connection, so the client sees an incomplete
+ * transfer rather than a whole one, and the logs and metrics see the server's failure, not the client's.
+ */
+export function cutShort(res: Response): void {
+  res.locals.cutShort = true;
+  res.destroy();
+}
+
+/** The status a request ended with: its own, 500 when the server cut it short, 499 when the client went away first. */
+export const finalStatus = (res: Response): number =>
+  res.writableFinished ? res.statusCode : res.locals.cutShort === true ? RESPONSE_CUT_SHORT : CLIENT_CLOSED_REQUEST;
+
+const MESSAGES: Record<number, string> = {
+  [CLIENT_CLOSED_REQUEST]: 'request abandoned by the client',
+  [RESPONSE_CUT_SHORT]: 'response cut short by the server',
+};
 
 /**
  * One line per request, abandoned ones too (the work was done or begun). Only method, path, status and
@@ -16,6 +34,7 @@ export function accessLog(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('close', () => {
       const status = finalStatus(res);
+      const unfinished = !res.writableFinished;
       logger.info(
         {
           requestId: res.locals.requestId,
@@ -23,9 +42,10 @@ export function accessLog(logger: Logger): RequestHandler {
           path: req.baseUrl + req.path,
           status,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
-          ...(status === CLIENT_CLOSED_REQUEST ? { abandoned: true } : {}),
+          ...(unfinished && status === CLIENT_CLOSED_REQUEST ? { abandoned: true } : {}),
+          ...(unfinished && status === RESPONSE_CUT_SHORT ? { cut: true } : {}),
         },
-        status === CLIENT_CLOSED_REQUEST ? 'request abandoned by the client' : 'request',
+        (unfinished && MESSAGES[status]) || 'request',
       );
     });
     next();

@@ -1,10 +1,11 @@
 /**
- * `/metrics` in Prometheus text (prom-client): process metrics and one histogram of request durations
- * by endpoint and status. An endpoint is the method and route template (`GET /api/entities/{id}`),
- * never a raw path, so the number of series stays bounded whatever clients send.
+ * `/metrics` in Prometheus text (prom-client): process metrics, one histogram of request durations
+ * by endpoint and status, and the outcomes of CSV exports. An endpoint is the method and route template
+ * (`GET /api/entities/{id}`), never a raw path, so the number of series stays bounded whatever clients send.
  */
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { CsvExportState } from '../rest/csv-export.ts';
 import { finalStatus } from './access-log.ts';
 
 export interface Metrics {
@@ -29,6 +30,8 @@ const FIXED_ENDPOINTS = new Set([
   '/docs',
 ]);
 
+const CSV_EXPORT_OUTCOMES = ['completed', 'failed', 'client_gone'] as const;
+
 export function createMetrics(): Metrics {
   // A registry per app, so several apps in one process (tests) do not share series.
   const registry = new Registry();
@@ -40,6 +43,13 @@ export function createMetrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const csvExports = new Counter({
+    name: 'csv_exports_total',
+    help: 'CSV exports that began streaming, by outcome: completed, failed (a page failed; the transfer was cut) or client_gone',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of CSV_EXPORT_OUTCOMES) csvExports.inc({ outcome }, 0);
 
   return {
     registry,
@@ -52,6 +62,9 @@ export function createMetrics(): Metrics {
         const endpoint =
           (res.locals.endpoint as string | undefined) ?? (FIXED_ENDPOINTS.has(path) ? `${req.method} ${path}` : 'unmatched');
         stop({ endpoint, status: String(finalStatus(res)) });
+        // The export leaves its state in res.locals (src/rest/csv-export.ts); whether every byte went out is known now.
+        const csvExport = res.locals.csvExport as CsvExportState | undefined;
+        if (csvExport) csvExports.inc({ outcome: csvExport === 'failed' ? 'failed' : res.writableFinished ? 'completed' : 'client_gone' });
       });
       next();
     },

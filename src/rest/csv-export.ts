@@ -4,11 +4,13 @@
  * the last page, and streams rows as they come (csv-stringify, with backpressure), so memory stays flat
  * whatever the size. Cells: scalars as they are, null empty, booleans `true`/`false`, nested arrays and
  * objects as JSON text. `limit` is the size of each page fetched (default 500, which every list accepts);
- * the export always runs to the end.
+ * the export always runs to the end. It is one request for authentication, the rate limit and usage
+ * however many pages it walks; one that cannot finish is cut, logged and counted (docs/read-api.md).
  */
 import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
+import { cutShort } from '../http/access-log.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
@@ -46,10 +48,36 @@ export function wantsCsv(req: Request, query: Record<string, QueryValue>): boole
 const fileName = (path: string): string => `${path.split('/').filter(Boolean).pop() ?? 'export'}.csv`;
 
 /**
+ * What the export leaves in `res.locals.csvExport` once its first row is on the way, for
+ * `csv_exports_total` (src/http/metrics.ts), which reads it when the response closes: `failed` when a
+ * page failed and the export cut the transfer; otherwise the outcome is `completed` if every byte was
+ * sent and `client_gone` if the client left first.
+ */
+export type CsvExportState = 'streaming' | 'failed';
+
+/** Why an export stopped before its last row; thrown after the transfer is cut, so the app's error handler logs it. */
+export class CsvExportError extends Error {
+  override readonly name = 'CsvExportError';
+  constructor(
+    message: string,
+    readonly rows: number,
+    readonly pages: number,
+    readonly status?: number,
+    readonly code?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
  * Runs the list and streams it as CSV. Problems found before anything is sent are JSON errors: the
  * handler's own (a bad filter is the usual 400) go to `sendJson`, a request that is not a list throws
- * an AppError. After the first row an error can only cut the download short, which the client sees as
- * an incomplete transfer.
+ * an AppError. The export is one request: the handler authenticates, rate-limits and counts it in its
+ * first pass, and the following pages reuse that pass (handler.ts), so a key revoked meanwhile does not
+ * stop an export already under way. After the first row a failure can only cut the download short: the
+ * connection is destroyed before the terminating chunk, so no client can take the partial file for a
+ * whole one, and a CsvExportError is thrown for the app's error handler to log (error level, request id).
  */
 export async function sendCsvExport(
   request: RestRequest,
@@ -59,8 +87,12 @@ export async function sendCsvExport(
 ): Promise<void> {
   if (request.method !== 'GET') throw notAList('CSV export is for GET requests of lists');
   // The first page as asked (a record route must not be handed a `limit` it does not take); the
-  // following pages, by cursor, are large unless the client chose a size.
-  const base: Record<string, QueryValue> = { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE };
+  // following pages, by cursor, are large unless the client chose a size. The total, if asked for,
+  // comes with the first page only; `offset` too (the cursor carries the position).
+  const { offset: _offset, include_total: _includeTotal, ...base }: Record<string, QueryValue> = {
+    ...request.query,
+    limit: request.query.limit ?? DEFAULT_PAGE_SIZE,
+  };
   const response = await handle(request);
   // Rows are read as objects here (compiled reads hand over JSON text).
   const [body, init] = materialize(response);
@@ -81,32 +113,77 @@ export async function sendCsvExport(
     columns: first ? Object.keys(first) : emptyListColumns(request, handle),
     cast: { boolean: (value) => (value ? 'true' : 'false'), object: (value) => JSON.stringify(value) },
   });
+  res.locals.csvExport = 'streaming' satisfies CsvExportState;
+  // A stringifier error (none is expected for these rows) must not go unheard: the loop stops on it.
+  let csvError: unknown;
+  csv.on('error', (error) => {
+    csvError = error;
+  });
   csv.pipe(res);
 
-  let page: ListBody = body;
-  for (;;) {
-    for (const row of page.data) {
-      if (res.destroyed) {
-        csv.destroy();
-        return;
+  // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
+  const gone = (): boolean => res.destroyed || request.signal?.aborted === true;
+  let rows = 0;
+  let pages = 1;
+  const stopped = (reason: string, details: { status?: number; code?: string; cause?: unknown } = {}): CsvExportError =>
+    new CsvExportError(`CSV export of ${request.path} stopped after ${rows} rows: page ${pages} ${reason}`, rows, pages, details.status, details.code, {
+      cause: details.cause,
+    });
+
+  try {
+    let page: ListBody = body;
+    for (;;) {
+      for (const row of page.data) {
+        if (gone() || csvError) break;
+        rows += 1;
+        if (!csv.write(row)) await drained(csv, request.signal);
       }
-      if (!csv.write(row)) await once(csv, 'drain');
+      if (csvError) throw stopped(`failed: ${String(csvError)}`, { cause: csvError });
+      const cursor = page.page.next_cursor;
+      if (!cursor || gone()) break;
+      // The same request object: the handler reuses its first pass (no new authentication or charge).
+      request.query = { ...base, cursor };
+      pages += 1;
+      const [next, nextInit] = materialize(await handle(request));
+      // A page cut short because the client left (its statement cancelled) is not the export's failure.
+      if (gone()) break;
+      if (nextInit.status !== 200 || !isListBody(next)) {
+        const { code, message } = errorOf(next);
+        throw stopped(`answered ${nextInit.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`, { status: nextInit.status, code });
+      }
+      page = next;
     }
-    const cursor = page.page.next_cursor;
-    if (!cursor || res.destroyed) break;
-    // The same request object, so authentication (cached per request) and its rate-limit charge happen once.
-    const { offset: _offset, ...rest } = base;
-    request.query = { ...rest, cursor };
-    const [next, nextInit] = await handle(request);
-    if (nextInit.status !== 200 || !isListBody(next)) {
-      // Headers are gone: cut the transfer so the client cannot take a partial file for a whole one.
+  } catch (error) {
+    if (!gone()) {
+      // Headers are gone: destroy the connection before the terminating chunk, so the client cannot
+      // take a partial file for a whole one; the metric reads the outcome, the app's error handler logs it.
+      res.locals.csvExport = 'failed' satisfies CsvExportState;
       csv.unpipe(res);
-      res.destroy(new Error(`CSV export stopped: page answered ${nextInit.status}`));
-      return;
+      csv.destroy();
+      cutShort(res);
+      throw error instanceof CsvExportError ? error : stopped(`failed: ${String(error)}`, { cause: error });
     }
-    page = materialize(next);
   }
-  csv.end();
+  if (gone()) csv.destroy();
+  else csv.end();
+}
+
+/** Waits for the stringifier to drain, or for the client to leave (then the caller sees `gone()`). */
+async function drained(csv: NodeJS.EventEmitter, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await once(csv, 'drain', signal ? { signal } : {});
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+  }
+}
+
+/** The error envelope's code and message, when a page answered one. */
+function errorOf(body: unknown): { code?: string; message?: string } {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  return {
+    code: typeof error?.code === 'string' ? error.code : undefined,
+    message: typeof error?.message === 'string' ? error.message : undefined,
+  };
 }
 
 /** No row to read the columns from: the record's fields, trimmed by `fields=` as the rows would be. */

@@ -3,11 +3,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import { AppError, toErrorEnvelope } from '../errors.ts';
 import { stringify } from '../compile/json-text.ts';
 import { clientGone } from '../http/client-gone.ts';
+import { BODY_LIMIT, jsonBody } from '../http/json-body.ts';
 import { sendCsvExport, wantsCsv } from './csv-export.ts';
 import type { RestRequest, QueryValue } from './request.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
 
-export const BODY_LIMIT = '1mb';
+export { BODY_LIMIT };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -46,7 +47,7 @@ function toRestRequest(req: Request, res: Response): RestRequest {
   };
 }
 
-/** `/api/*`: JSON bodies only (1 MiB at most), then the handler. */
+/** `/api/*`: JSON bodies only, within the body limits (src/http/json-body.ts), then the handler. */
 export function restRouter(handle: RestHandler): Router {
   const router = express.Router();
   router.use((req, res, next) => {
@@ -59,7 +60,7 @@ export function restRouter(handle: RestHandler): Router {
     }
     next();
   });
-  router.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  router.use(...jsonBody({ strict: false }));
   router.use(async (req, res) => {
     const request = toRestRequest(req, res);
     try {

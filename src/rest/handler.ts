@@ -16,7 +16,7 @@ import {
   type ErrorCode,
 } from '../errors.ts';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
-import type { OperationRunner } from '../graphql/run-operation.ts';
+import type { OperationRun, OperationRunner } from '../graphql/run-operation.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
@@ -73,8 +73,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     return { route, ...compilePath(route.path), document, fields: recordFieldNames(document) };
   });
 
+  // A request the handler serves in several passes (the CSV export runs one per page) is authenticated,
+  // charged to the rate limit and given its context once, in the first pass; later passes reuse that
+  // run. Keyed by the request object, so every other request (one pass) is unaffected.
+  const runs = new WeakMap<RestRequest, OperationRun>();
   const handle = async (request: RestRequest): Promise<RestResponse> => {
-    const [body, init] = await dispatchSafely(compiled, options, request);
+    const [body, init] = await dispatchSafely(compiled, options, runs, request);
     request.responseHeaders.forEach((value, name) => {
       init.headers[name] ??= value;
     });
@@ -85,9 +89,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   return Object.assign(handle, { recordFields });
 }
 
-async function dispatchSafely(compiled: CompiledRoute[], options: RestHandlerOptions, request: RestRequest): Promise<RestResponse> {
+async function dispatchSafely(
+  compiled: CompiledRoute[],
+  options: RestHandlerOptions,
+  runs: WeakMap<RestRequest, OperationRun>,
+  request: RestRequest,
+): Promise<RestResponse> {
   try {
-    return await dispatch(compiled, options, request);
+    return await dispatch(compiled, options, runs, request);
   } catch (error) {
     const appError = findAppError(error);
     if (appError) return errorResponse(appError);
@@ -97,7 +106,12 @@ async function dispatchSafely(compiled: CompiledRoute[], options: RestHandlerOpt
   }
 }
 
-async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, request: RestRequest): Promise<RestResponse> {
+async function dispatch(
+  compiled: CompiledRoute[],
+  options: RestHandlerOptions,
+  runs: WeakMap<RestRequest, OperationRun>,
+  request: RestRequest,
+): Promise<RestResponse> {
   const matches = compiled
     .map((candidate) => ({ candidate, match: candidate.pattern.exec(request.path) }))
     .filter((entry) => entry.match !== null);
@@ -113,7 +127,12 @@ async function dispatch(compiled: CompiledRoute[], options: RestHandlerOptions, 
   const { candidate, match } = found;
   request.endpoint = `${candidate.route.method} ${candidate.route.path}`;
   const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodePathParameter(name, match![index + 1]!)]));
-  const run = await options.run(request);
+  // Authentication (400, 401, 429) happens here, in the first pass only; a refusal caches nothing.
+  let run = runs.get(request);
+  if (!run) {
+    run = await options.run(request);
+    runs.set(request, run);
+  }
   options.authorize?.(candidate.document, run.context);
   const nulAt = findNul(request.body, 'body');
   if (nulAt) throw validationError([{ path: nulAt, message: NUL_MESSAGE }]);
