@@ -130,7 +130,8 @@ function resolveValues(condition: FilterCondition, field: FieldSpec, op: Operato
     if (!scalar.quoted && scalar.text === 'null') return resolveNull(condition, field, op, scalar);
     const result = parseValue(field.kind, scalar.text);
     if (!result.ok) {
-      throw invalidValue(condition, scalar, `expected ${result.expected} but found ${quote(scalar.text)}`);
+      const why = result.outOfRange === undefined ? '' : `, out of range: ${result.outOfRange}`;
+      throw invalidValue(condition, scalar, `expected ${result.expected} but found ${quote(scalar.text)}${why}`);
     }
     return result.value;
   });

@@ -3,10 +3,31 @@
 // implementation-defined leniency (or its habit of reading zone-less date-times as local time).
 import type { TypedValue, ValueKind } from './fields/types.ts';
 
-export type ValueResult = { ok: true; value: TypedValue } | { ok: false; expected: string };
+/**
+ * A value that does not fit says what was expected; one of the right shape that the column cannot
+ * hold (a year 0, an amount beyond 64 bits) also says why (`outOfRange`), so a message never claims a
+ * well-formed `0000-01-01` is not a date.
+ */
+export type ValueResult = { ok: true; value: TypedValue } | { ok: false; expected: string; outOfRange?: string };
 
 const INT4 = { min: -2147483648, max: 2147483647 };
 const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * The dates every date and date-time value of the API stays within: years 1 to 9999. PostgreSQL has
+ * no year 0 (its `date` and `timestamptz` reach 4713 BC, written with `BC`, which ISO text cannot
+ * say), ISO 8601 text without an agreed expansion has four-digit years, and JavaScript's Date goes to
+ * +275760 only: the years 1 to 9999 are the ones all three hold alike.
+ */
+export const FIRST_DATE = '0001-01-01';
+export const LAST_DATE = '9999-12-31';
+const DATE_RANGE = `dates run from ${FIRST_DATE} to ${LAST_DATE}`;
+const DATE_TIME_RANGE = `date-times run from ${FIRST_DATE}T00:00:00.000Z to ${LAST_DATE}T23:59:59.999Z (UTC, once the offset is applied)`;
+
+/** Of the right shape, beyond what the column holds. */
+class OutOfRange {
+  constructor(readonly note: string) {}
+}
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
@@ -33,10 +54,13 @@ const ok = (value: TypedValue): ValueResult => ({ ok: true, value });
 
 export function parseValue(kind: ValueKind, text: string): ValueResult {
   const value = readValue(kind, text);
+  if (value instanceof OutOfRange) return { ok: false, expected: EXPECTED_BY_KIND[kind], outOfRange: value.note };
   return value === undefined ? { ok: false, expected: EXPECTED_BY_KIND[kind] } : ok(value);
 }
 
-function readValue(kind: ValueKind, text: string): TypedValue | undefined {
+type Read = TypedValue | OutOfRange | undefined;
+
+function readValue(kind: ValueKind, text: string): Read {
   switch (kind) {
     case 'string':
       return UNSTORABLE_TEXT.test(text) ? undefined : text;
@@ -47,51 +71,62 @@ function readValue(kind: ValueKind, text: string): TypedValue | undefined {
     case 'money':
       return readMoney(text);
     case 'float': {
-      // `+ 0` turns -0 into 0 so that printing and comparing see one zero.
-      const value = DECIMAL.test(text) ? Number(text) + 0 : Number.NaN;
-      return Number.isFinite(value) ? value : undefined;
+      if (!DECIMAL.test(text)) return undefined;
+      // `+ 0` turns -0 into 0 so that printing and comparing see one zero. Beyond ±1.8e308 a double is
+      // infinite; below its smallest magnitude it rounds to 0, as PostgreSQL would round it.
+      const value = Number(text) + 0;
+      return Number.isFinite(value) ? value : new OutOfRange('numbers run to about ±1.8e308 (double precision)');
     }
     case 'decimal':
-      // Kept as text: PostgreSQL compares numeric exactly and a double would not.
+      // Kept as text: PostgreSQL compares numeric exactly and a double would not. No range: an
+      // unconstrained numeric holds 131072 digits before the point, far more than a filter can hold,
+      // and compares with the column whatever its precision (a value beyond it matches nothing, or all).
       return DECIMAL.test(text) ? text : undefined;
     case 'uuid':
       return UUID.test(text) ? text.toLowerCase() : undefined;
     case 'date':
       return readDate(text);
-    case 'datetime':
-      return readDate(text) ?? readDateTime(text);
+    case 'datetime': {
+      const date = readDate(text);
+      return date instanceof OutOfRange ? new OutOfRange(DATE_TIME_RANGE) : (date ?? readDateTime(text));
+    }
   }
 }
 
 function readInt(text: string): number | undefined {
   if (!INTEGER.test(text)) return undefined;
   const value = Number(text) + 0;
+  // The expected text names the range already.
   return value >= INT4.min && value <= INT4.max ? value : undefined;
 }
 
-function readMoney(text: string): bigint | undefined {
+function readMoney(text: string): bigint | OutOfRange | undefined {
   if (!INTEGER.test(text)) return undefined;
   const value = BigInt(text);
-  return value >= INT8.min && value <= INT8.max ? value : undefined;
+  return value >= INT8.min && value <= INT8.max ? value : new OutOfRange(`amounts run from ${INT8.min} to ${INT8.max} (64 bits)`);
 }
 
-/** Midnight UTC of a calendar date, or undefined for 2026-02-30 and the like. */
-function utcDate(year: number, month: number, day: number): Date | undefined {
-  if (year < 1) return undefined;
+/**
+ * Midnight UTC of a calendar date, or undefined for 2026-02-30 and the like. Year 0 is a real year to
+ * the proleptic calendar (0000-02-29 exists) but not to PostgreSQL: out of range, not malformed.
+ */
+function utcDate(year: number, month: number, day: number): Date | OutOfRange | undefined {
   const date = new Date(0);
   // setUTCFullYear, unlike Date.UTC, does not read years below 100 as 19xx.
   date.setUTCFullYear(year, month - 1, day);
   const valid = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return valid ? date : undefined;
+  if (!valid) return undefined;
+  return year < 1 ? new OutOfRange(DATE_RANGE) : date;
 }
 
-function readDate(text: string): Date | undefined {
+/** A calendar date within FIRST_DATE..LAST_DATE (the pattern allows four-digit years only). */
+function readDate(text: string): Date | OutOfRange | undefined {
   const match = DATE.exec(text);
   if (!match) return undefined;
   return utcDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
-function readDateTime(text: string): Date | undefined {
+function readDateTime(text: string): Date | OutOfRange | undefined {
   const match = DATE_TIME.exec(text);
   if (!match) return undefined;
   const [, year, month, day, hour, minute, second = '0', fraction = '', zone = 'Z'] = match;
@@ -100,11 +135,11 @@ function readDateTime(text: string): Date | undefined {
   if (!date || offset === undefined || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) {
     return undefined;
   }
+  if (date instanceof OutOfRange) return new OutOfRange(DATE_TIME_RANGE);
   date.setUTCHours(Number(hour), Number(minute) - offset, Number(second), Number(fraction.padEnd(3, '0')));
-  // The offset can carry the instant out of the years 1 to 9999, which PostgreSQL (no year 0) and
-  // ISO 8601 text (no five-digit years) cannot hold.
+  // The offset can carry the instant out of the years 1 to 9999 (0001-01-01T00:00+01:00 is year 0).
   const utcYear = date.getUTCFullYear();
-  return utcYear >= 1 && utcYear <= 9999 ? date : undefined;
+  return utcYear >= 1 && utcYear <= 9999 ? date : new OutOfRange(DATE_TIME_RANGE);
 }
 
 /** Minutes east of UTC; a missing zone means UTC, as everywhere else in the API. */

@@ -3,13 +3,18 @@
  * who may see which client, and the read over usage_buckets.
  *
  * Visibility: always the caller's organisation; by default the caller's own client (the token's
- * client, for user tokens too); another client only through `client_id` with admin:api-keys. A client
- * of another organisation has no rows in this organisation, so it reads as an empty series.
+ * client, for user tokens too: a `token:user` user is its own client, an identity provider's user
+ * sees its application's client, whose counts sum all its users); another client only through
+ * `client_id` with admin:api-keys. Clients carry their issuer (`<client>@<issuer>` for an external
+ * issuer's, src/auth/identity.ts), so no external token reads or adds to one of our keys' series. A
+ * client of another organisation has no rows in this organisation, so it reads as an empty series.
  */
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { PrismaClient } from '../db/client.ts';
+import type { Prisma } from '../db/generated/prisma/client.ts';
 import { AppError, validationError, type ErrorDetail } from '../errors.ts';
+import { FIRST_DATE, LAST_DATE } from '../filter/values.ts';
 
 /** The parameters, in the order the documents list them. */
 export const USAGE_PARAMETERS = ['start_date', 'end_date', 'granularity', 'client_id'] as const;
@@ -49,9 +54,12 @@ const required = (what: string) => ({
   error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
 });
 
+// zod's ISO date takes four-digit years, 0000 included (a leap year, to the proleptic calendar), which
+// PostgreSQL has not: the dates are held to the API's range (src/filter/values.ts) like filter values.
 const calendarDate = z
   .string(required('an ISO 8601 date (YYYY-MM-DD)'))
-  .pipe(z.iso.date({ error: 'must be a real calendar date written YYYY-MM-DD, e.g. 2026-11-23' }));
+  .pipe(z.iso.date({ error: 'must be a real calendar date written YYYY-MM-DD, e.g. 2026-11-23' }))
+  .refine((text) => text >= FIRST_DATE && text <= LAST_DATE, `must be a date from ${FIRST_DATE} to ${LAST_DATE}`);
 
 const usageParameters = z
   .object({
@@ -89,7 +97,11 @@ function present(input: UsageQueryInput): Record<string, string> {
 export function parseUsageQuery(principal: Principal, input: UsageQueryInput): UsageQuery {
   const requested = input.client_id ?? undefined;
   if (requested !== undefined && requested !== principal.clientId && !principal.permissions.has('admin:api-keys')) {
-    throw new AppError('FORBIDDEN', "Reading another client's usage (client_id) needs the admin:api-keys permission");
+    // Naming the caller's own client helps a caller of an external issuer, whose client carries `@<issuer>`.
+    throw new AppError(
+      'FORBIDDEN',
+      `Reading another client's usage (client_id) needs the admin:api-keys permission; your own client is ${JSON.stringify(principal.clientId)}`,
+    );
   }
   const parsed = usageParameters.safeParse(present(input));
   if (!parsed.success) {
@@ -115,7 +127,8 @@ interface BucketRow {
 /** The series, ordered by bucket then endpoint (byte order, the same on every server). */
 export async function readUsageTimeseries(
   prisma: PrismaClient,
-  orgId: string,
+  /** The caller's organisation, as its tenant rule writes it (src/auth/tenancy.ts `tenantSql`). */
+  organization: Prisma.Sql,
   query: UsageQuery,
 ): Promise<UsageBucketRecord[]> {
   const unit = query.granularity === 'hourly' ? 'hour' : 'day';
@@ -123,7 +136,7 @@ export async function readUsageTimeseries(
     SELECT date_trunc(${unit}, bucket, 'UTC') AS bucket, endpoint,
            sum(request_count)::bigint AS request_count, sum(error_count)::bigint AS error_count
       FROM usage_buckets
-     WHERE org_id = ${orgId} AND client_id = ${query.clientId} AND bucket >= ${query.start} AND bucket < ${query.end}
+     WHERE ${organization} AND client_id = ${query.clientId} AND bucket >= ${query.start} AND bucket < ${query.end}
      GROUP BY 1, 2
     HAVING sum(request_count) > 0
      ORDER BY 1, endpoint COLLATE "C"`;
