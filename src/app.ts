@@ -76,12 +76,13 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     };
   };
 
+  const metrics = createMetrics();
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
-  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [
+  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, plugins: [
     useAuthenticateFirst(auth.authenticate),
     usePermissions(),
     // Last: it answers only what every plugin before it let through.
-    ...(config.COMPILED_READS ? [useCompiledReads(logger)] : []),
+    ...(config.COMPILED_READS ? [useCompiledReads(logger, metrics.registry)] : []),
   ] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
@@ -96,7 +97,6 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const metrics = createMetrics();
   const usage = createUsageCounter({
     sql: db.sql,
     logger,

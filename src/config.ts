@@ -36,6 +36,12 @@ const environmentSchema = z.object({
    * `false` serves everything through the resolvers (the reference the compiled answers are tested against).
    */
   COMPILED_READS: booleanFlag.default(true),
+  /**
+   * Records one GraphQL document may reach, counted from its lists' sizes (src/graphql/fan-out-cost.ts).
+   * A full REST-sized page (500 entities with their tags and founders) costs 10,500; a nested query that
+   * could read hundreds of thousands of rows is refused. A deployment that wants heavier reads raises it.
+   */
+  GRAPHQL_MAX_FAN_OUT: z.coerce.number().int().min(1).default(25_000),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Load the bundled demo data set when the database has no entities. */
   LOAD_DEMO_DATA: booleanFlag.default(true),

@@ -16,7 +16,6 @@ import { column, joinCondition, NotCompiled, Statement, table } from './statemen
 import { whereSql } from './where.ts';
 
 export interface CompiledList {
-  definition: ListDefinition<Resource>;
   model: Model;
   models: Models;
   /** The JSON of one row (alias `r`), written once per operation. */
@@ -37,8 +36,14 @@ interface PageRow {
   [key: `k${number}`]: unknown;
 }
 
-export async function readList(list: CompiledList, context: GraphQLContext, args: ListArgs, selectionParams: readonly unknown[]) {
-  const { definition, model } = list;
+export async function readList(
+  list: CompiledList,
+  definition: ListDefinition<Resource>,
+  context: GraphQLContext,
+  args: ListArgs,
+  selectionParams: readonly unknown[],
+) {
+  const { model } = list;
   const request = await readListRequest(definition, args, context);
   const statement = new Statement(list.models, selectionParams, 'w');
   const where = whereSql(statement, model, 'r', request.pageWhere);
@@ -120,7 +125,7 @@ function sortValue(statement: Statement, model: Model, key: SortKey): string {
   const [head, ...rest] = key.field.path;
   if (rest.length === 0) return column('r', head!);
   const relation = model.relations.get(head!);
-  if (!relation || relation.isList || rest.length > 1) throw new NotCompiled(`sort by ${key.field.path.join('.')}`);
+  if (!relation || relation.isList || rest.length > 1) throw new NotCompiled('sort', `sort by ${key.field.path.join('.')}`);
   const alias = statement.alias();
   const related = statement.model(relation.model);
   return `(SELECT ${column(alias, rest[0]!)} FROM ${table(related)} ${alias} WHERE ${joinCondition('r', alias, relation.from, relation.to)})`;

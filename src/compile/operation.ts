@@ -20,7 +20,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { GraphQLContext } from '../schema/context.ts';
-import type { ListDefinition, RecordDefinition } from '../schema/list-query.ts';
+import type { ListDefinition, ListFor, RecordDefinition } from '../schema/list-query.ts';
 import type { Resource } from '../filter/index.ts';
 import { JsonText } from './json-text.ts';
 import { readList, type CompiledList } from './list.ts';
@@ -38,13 +38,14 @@ export interface CompiledOperation {
 
 interface RootExtensions {
   list?: ListDefinition<Resource>;
+  listFor?: ListFor<Resource>;
   record?: RecordDefinition;
 }
 
 /** Variables as the executor would coerce them; NotCompiled when they are invalid (execution reports it). */
 export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, raw: Variables): Variables {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], raw as Record<string, unknown>);
-  if (coerced.errors) throw new NotCompiled('invalid variables');
+  if (coerced.errors) throw new NotCompiled('invalid_variables', 'invalid variables');
   return coerced.coerced;
 }
 
@@ -64,7 +65,7 @@ export function compileOperation(
   const scope: SelectionScope = { statement: new Statement(models), fragments, variables };
   const roots = [...collectFields(scope, queryType, [operation.selectionSet])].map(([key, nodes]) => {
     const field = queryType.getFields()[nodes[0]!.name.value];
-    if (!field) throw new NotCompiled(`root field ${nodes[0]!.name.value}`);
+    if (!field) throw new NotCompiled('root_field', `root field ${nodes[0]!.name.value}`);
     return { key, field, node: nodes[0]!, read: compileRoot(scope, field, nodes) };
   });
   const selectionParams = scope.statement.params;
@@ -85,31 +86,33 @@ type CompiledRootRead = (context: GraphQLContext, args: Record<string, unknown>,
 
 function compileRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[]): CompiledRootRead {
   const extensions = field.extensions as RootExtensions;
-  if (extensions.list) return compileListRoot(scope, field, nodes, extensions.list);
+  const { list } = extensions;
+  if (list) return compileListRoot(scope, field, nodes, async () => list);
+  if (extensions.listFor) return compileListRoot(scope, field, nodes, extensions.listFor);
   if (extensions.record) return compileRecordRoot(scope, field, nodes, extensions.record);
-  throw new NotCompiled(`root field ${field.name}`);
+  throw new NotCompiled('root_field', `root field ${field.name}`);
 }
 
 function modelOf(scope: SelectionScope, type: GraphQLObjectType): Model {
   const name = (type.extensions as { pothosPrismaModel?: string }).pothosPrismaModel;
-  if (!name) throw new NotCompiled(`type ${type.name} without a Prisma model`);
+  if (!name) throw new NotCompiled('computed_field', `type ${type.name} without a Prisma model`);
   return scope.statement.model(name);
 }
 
 function objectType(field: GraphQLField<unknown, unknown>): GraphQLObjectType {
   const type = getNamedType(field.type);
-  if (!(type instanceof GraphQLObjectType)) throw new NotCompiled(`${field.name} of a non-object type`);
+  if (!(type instanceof GraphQLObjectType)) throw new NotCompiled('computed_field', `${field.name} of a non-object type`);
   return type;
 }
 
 const PAGE_FIELDS = new Set(['limit', 'offset', 'total', 'total_is_estimate', 'next_cursor', '__typename']);
 
-function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definition: ListDefinition<Resource>): CompiledRootRead {
+function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definitionFor: ListFor<Resource>): CompiledRootRead {
   const listType = objectType(field);
   const listFields = subfields(scope, listType, nodes);
   const dataField = listType.getFields().data;
   const pageField = listType.getFields().page;
-  if (!dataField || !pageField) throw new NotCompiled(`list type ${listType.name}`);
+  if (!dataField || !pageField) throw new NotCompiled('computed_field', `list type ${listType.name}`);
   const itemType = objectType(dataField);
   const pageType = objectType(pageField);
   const model = modelOf(scope, itemType);
@@ -127,14 +130,14 @@ function compileListRoot(scope: SelectionScope, field: GraphQLField<unknown, unk
       const pageFields = subfields(scope, pageType, fieldNodes);
       const page = [...pageFields].map(([pageKey, pageNodes]) => {
         const pageName = pageNodes[0]!.name.value;
-        if (!PAGE_FIELDS.has(pageName) || pageNodes.some((node) => node.arguments?.length)) throw new NotCompiled(`page field ${pageName}`);
+        if (!PAGE_FIELDS.has(pageName) || pageNodes.some((node) => node.arguments?.length)) throw new NotCompiled('computed_field', `page field ${pageName}`);
         return { key: pageKey, field: pageName, typename: pageType.name };
       });
       shape.push({ key, page });
-    } else throw new NotCompiled(`list field ${name}`);
+    } else throw new NotCompiled('computed_field', `list field ${name}`);
   }
-  const list: CompiledList = { definition, model, models: scope.statement.models, selection, shape };
-  return (context, args, selectionParams) => readList(list, context, args, selectionParams);
+  const list: CompiledList = { model, models: scope.statement.models, selection, shape };
+  return async (context, args, selectionParams) => readList(list, await definitionFor(args, context), context, args, selectionParams);
 }
 
 function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown>, nodes: FieldNode[], definition: RecordDefinition): CompiledRootRead {

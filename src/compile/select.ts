@@ -50,12 +50,12 @@ export function collectFields(
           break;
         }
         case Kind.INLINE_FRAGMENT:
-          if (selection.typeCondition && selection.typeCondition.name.value !== type.name) throw new NotCompiled('type condition');
+          if (selection.typeCondition && selection.typeCondition.name.value !== type.name) throw new NotCompiled('type_condition', 'type condition');
           collectFields(scope, type, [selection.selectionSet], into);
           break;
         case Kind.FRAGMENT_SPREAD: {
           const fragment = scope.fragments.get(selection.name.value);
-          if (!fragment || fragment.typeCondition.name.value !== type.name) throw new NotCompiled('fragment type condition');
+          if (!fragment || fragment.typeCondition.name.value !== type.name) throw new NotCompiled('type_condition', 'fragment type condition');
           collectFields(scope, type, [fragment.selectionSet], into);
           break;
         }
@@ -68,7 +68,7 @@ export function collectFields(
 function included(scope: SelectionScope, directives: readonly DirectiveNode[]): boolean {
   for (const directive of directives) {
     const name = directive.name.value;
-    if (name !== 'skip' && name !== 'include') throw new NotCompiled(`@${name}`);
+    if (name !== 'skip' && name !== 'include') throw new NotCompiled('directive', `@${name}`);
     const argument = directive.arguments?.[0];
     const value =
       argument?.value.kind === Kind.BOOLEAN
@@ -76,7 +76,7 @@ function included(scope: SelectionScope, directives: readonly DirectiveNode[]): 
         : argument?.value.kind === Kind.VARIABLE
           ? scope.variables[argument.value.name.value] === true
           : undefined;
-    if (value === undefined) throw new NotCompiled(`@${name} argument`);
+    if (value === undefined) throw new NotCompiled('directive', `@${name} argument`);
     if ((name === 'skip') === value) return false;
   }
   return true;
@@ -112,15 +112,15 @@ function fieldSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, 
   const name = nodes[0]!.name.value;
   if (name === '__typename') return `'${type.name}'::text`;
   const field = type.getFields()[name];
-  if (!field) throw new NotCompiled(`field ${type.name}.${name}`);
-  if (nodes.some((node) => node.arguments?.length)) throw new NotCompiled(`arguments on ${type.name}.${name}`);
+  if (!field) throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
+  if (nodes.some((node) => node.arguments?.length)) throw new NotCompiled('field_arguments', `arguments on ${type.name}.${name}`);
   const extensions = field.extensions as FieldExtensions;
   if (extensions.pothosExposedField && model.scalars.has(extensions.pothosExposedField)) {
     return scalarSql(field.type, column(alias, extensions.pothosExposedField));
   }
   if (extensions.follow) return pathSql(scope, field, model, alias, extensions.follow, nodes);
   if (extensions.pothosPrismaRelationField) return relationFieldSql(scope, field, model, alias, nodes);
-  throw new NotCompiled(`field ${type.name}.${name}`);
+  throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
 }
 
 interface FieldExtensions {
@@ -133,7 +133,7 @@ interface FieldExtensions {
 /** A column as the GraphQL scalar serializes it (scalars.ts): ISO texts for times, numbers for money. */
 function scalarSql(type: GraphQLOutputType, value: string): string {
   const named = getNamedType(type);
-  if (!isScalarType(named)) throw new NotCompiled(`type ${named.name}`);
+  if (!isScalarType(named)) throw new NotCompiled('scalar', `type ${named.name}`);
   const list = isListType(isNonNullType(type) ? type.ofType : type);
   switch (named.name) {
     case 'Int':
@@ -143,16 +143,16 @@ function scalarSql(type: GraphQLOutputType, value: string): string {
     case 'ID':
       return value;
     case 'Money':
-      if (list) throw new NotCompiled('Money list');
+      if (list) throw new NotCompiled('scalar', 'Money list');
       return value;
     case 'DateTime':
-      if (list) throw new NotCompiled('DateTime list');
+      if (list) throw new NotCompiled('scalar', 'DateTime list');
       return `to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     case 'Date':
-      if (list) throw new NotCompiled('Date list');
+      if (list) throw new NotCompiled('scalar', 'Date list');
       return `to_char(${value}, 'YYYY-MM-DD')`;
     default:
-      throw new NotCompiled(`scalar ${named.name}`);
+      throw new NotCompiled('scalar', `scalar ${named.name}`);
   }
 }
 
@@ -163,12 +163,12 @@ function relationFieldSql(scope: SelectionScope, field: GraphQLField<unknown, un
   const extensions = field.extensions as FieldExtensions;
   const name = extensions.pothosPrismaRelationField!.name;
   const relation = model.relations.get(name);
-  if (!relation || !extensions.pothosPrismaSelect) throw new NotCompiled(`relation ${model.name}.${name}`);
+  if (!relation || !extensions.pothosPrismaSelect) throw new NotCompiled('relation', `relation ${model.name}.${name}`);
   const selected = extensions.pothosPrismaSelect({}, {}, (query) => ({ ...query, [NESTED]: true })) as {
     select?: Record<string, Record<string | symbol, unknown>>;
   };
   const { [NESTED]: marker, select, include, ...query } = selected.select?.[name] ?? {};
-  if (!marker) throw new NotCompiled(`relation ${model.name}.${name} select`);
+  if (!marker) throw new NotCompiled('relation', `relation ${model.name}.${name} select`);
   return pathSql(scope, field, model, alias, { steps: [[name, query as StepQuery]] }, nodes);
 }
 
@@ -191,15 +191,16 @@ function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, m
   let current = model;
   for (const step of path.steps) {
     const relation = current.relations.get(stepName(step));
-    if (!relation) throw new NotCompiled(`relation ${current.name}.${stepName(step)}`);
+    if (!relation) throw new NotCompiled('relation', `relation ${current.name}.${stepName(step)}`);
     current = statement.model(relation.model);
     const query = stepQuery(step);
-    if (Object.keys(query).some((key) => key !== 'where' && key !== 'orderBy')) throw new NotCompiled(`relation query on ${relation.name}`);
+    if (Object.keys(query).some((key) => key !== 'where' && key !== 'orderBy')) throw new NotCompiled('relation', `relation query on ${relation.name}`);
     hops.push({ relation, model: current, alias: statement.alias(), query });
   }
   const lists = hops.filter((hop) => hop.relation.isList);
-  if (lists.length > 1) throw new NotCompiled('a path through two list relations');
-  if (lists.length && path.column !== undefined) throw new NotCompiled('a list of columns');
+  // Through several lists, the rows come out in the order of the first list, then of the next...: each needs one.
+  if (lists.length > 1 && lists.some((hop) => hop.query.orderBy === undefined)) throw new NotCompiled('relation', 'a path through an unordered list relation');
+  if (lists.length && path.column !== undefined) throw new NotCompiled('relation', 'a list of columns');
   const last = hops[hops.length - 1]!;
 
   const from = hops
@@ -221,7 +222,7 @@ function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, m
       : namedType instanceof GraphQLObjectType
         ? objectSql(scope, namedType, last.model, last.alias, nodes)
         : (() => {
-            throw new NotCompiled(`relation ${field.name} of a non-object type`);
+            throw new NotCompiled('computed_field', `relation ${field.name} of a non-object type`);
           })();
 
   if (lists.length === 0) return `(SELECT ${value} FROM ${from} WHERE ${conditions} LIMIT 1)`;
@@ -250,7 +251,7 @@ function orderTerms(hop: Hop): OrderTerm[] {
   const list = orderBy === undefined ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
   return list.flatMap((entry) =>
     Object.entries(entry).map(([name, direction]) => {
-      if (!hop.model.scalars.has(name) || (direction !== 'asc' && direction !== 'desc')) throw new NotCompiled(`orderBy ${name}`);
+      if (!hop.model.scalars.has(name) || (direction !== 'asc' && direction !== 'desc')) throw new NotCompiled('relation', `orderBy ${name}`);
       return { expression: column(hop.alias, name), direction: direction === 'asc' ? ('ASC' as const) : ('DESC' as const) };
     }),
   );

@@ -5,10 +5,43 @@
 import { quoteIdentifier } from '../db/client.ts';
 import type { Models, Model } from './model.ts';
 
+/**
+ * Why an operation runs through the resolvers instead: a closed set, so that each can be counted
+ * (`compiled_reads_fallback_total{reason}`) and each that remains is documented (docs/compiled-reads.md).
+ */
+export const FALLBACK_REASONS = [
+  /** A root field that is not a declared list or record read (management, usage, `me`...). */
+  'root_field',
+  /** A field whose resolver computes its value: no column, relation or declared path behind it. */
+  'computed_field',
+  /** Arguments on a field below the root. */
+  'field_arguments',
+  /** A directive other than @skip/@include, or one whose condition is not a literal or a variable. */
+  'directive',
+  /** A fragment on another type than the one selected. */
+  'type_condition',
+  /** A scalar (or a list of one) the compiler has no codec for. */
+  'scalar',
+  /** A relation, path or relation order the compiler does not translate. */
+  'relation',
+  /** A filter, scope or cursor condition the compiler does not write as SQL. */
+  'where',
+  /** A sort key the compiler does not write as SQL. */
+  'sort',
+  /** Variables that fail coercion: the executor reports them. */
+  'invalid_variables',
+  /** Arguments the resolvers refuse (a bad filter, limit or cursor): they word the error and its path. */
+  'invalid_arguments',
+] as const;
+export type FallbackReason = (typeof FALLBACK_REASONS)[number];
+
 /** Thrown for any input the compiler does not translate; the caller then runs the resolvers instead. */
 export class NotCompiled extends Error {
-  constructor(what: string) {
-    super(`not compiled: ${what}`);
+  constructor(
+    readonly reason: FallbackReason,
+    what: string,
+  ) {
+    super(`not compiled (${reason}): ${what}`);
   }
 }
 
@@ -41,7 +74,7 @@ export class Statement {
 
   model(name: string): Model {
     const model = this.models.get(name);
-    if (!model) throw new NotCompiled(`model ${name}`);
+    if (!model) throw new NotCompiled('relation', `model ${name}`);
     return model;
   }
 }

@@ -11,7 +11,7 @@ import type { Model, Relation } from './model.ts';
 type Where = Record<string, unknown>;
 
 export function whereSql(statement: Statement, model: Model, alias: string, where: unknown): string {
-  if (!isObject(where)) throw new NotCompiled('where that is not an object');
+  if (!isObject(where)) throw new NotCompiled('where', 'where that is not an object');
   const parts = Object.entries(where)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => keySql(statement, model, alias, key, value));
@@ -30,7 +30,7 @@ function keySql(statement: Statement, model: Model, alias: string, key: string, 
   if (model.scalars.has(key)) return scalarSql(statement, column(alias, key), value);
   const relation = model.relations.get(key);
   if (relation) return relationSql(statement, alias, relation, value);
-  throw new NotCompiled(`where on ${model.name}.${key}`);
+  throw new NotCompiled('where', `where on ${model.name}.${key}`);
 }
 
 function scalarSql(statement: Statement, target: string, value: unknown): string {
@@ -38,7 +38,7 @@ function scalarSql(statement: Statement, target: string, value: unknown): string
   if (!isObject(value) || value instanceof Date) return `${target} = ${statement.param(value)}`;
   const filter = value as Where;
   const insensitive = filter.mode === 'insensitive';
-  if (filter.mode !== undefined && !insensitive) throw new NotCompiled(`mode ${String(filter.mode)}`);
+  if (filter.mode !== undefined && !insensitive) throw new NotCompiled('where', `mode ${String(filter.mode)}`);
   const parts: string[] = [];
   for (const [op, operand] of Object.entries(filter)) {
     if (operand === undefined || op === 'mode') continue;
@@ -70,7 +70,7 @@ function operatorSql(statement: Statement, target: string, op: string, operand: 
       return `${target} ${like} ${statement.param(`%${String(operand)}`)}`;
   }
   const comparison = COMPARISONS[op];
-  if (!comparison || operand === null) throw new NotCompiled(`operator ${op}`);
+  if (!comparison || operand === null) throw new NotCompiled('where', `operator ${op}`);
   return `${target} ${comparison} ${statement.param(operand)}`;
 }
 
@@ -84,7 +84,7 @@ function relationSql(statement: Statement, alias: string, relation: Relation, va
   };
   if (!isObject(value)) {
     if (value === null && !relation.isList) return `NOT ${exists(undefined)}`;
-    throw new NotCompiled(`relation filter on ${relation.name}`);
+    throw new NotCompiled('where', `relation filter on ${relation.name}`);
   }
   const filter = value as Where;
   if (relation.isList) {
@@ -93,7 +93,7 @@ function relationSql(statement: Statement, alias: string, relation: Relation, va
     if (filter.none !== undefined) parts.push(`NOT ${exists(filter.none)}`);
     if (filter.every !== undefined) parts.push(`NOT ${exists({ NOT: filter.every })}`);
     if (Object.keys(filter).some((key) => !['some', 'none', 'every'].includes(key))) {
-      throw new NotCompiled(`list relation filter on ${relation.name}`);
+      throw new NotCompiled('where', `list relation filter on ${relation.name}`);
     }
     return all(parts);
   }
@@ -121,7 +121,7 @@ function asList(value: unknown): unknown[] {
 }
 
 function asArray(value: unknown): unknown[] {
-  if (!Array.isArray(value)) throw new NotCompiled('in/notIn without a list');
+  if (!Array.isArray(value)) throw new NotCompiled('where', 'in/notIn without a list');
   return value;
 }
 

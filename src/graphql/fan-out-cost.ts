@@ -56,12 +56,6 @@ export const RELATION_FAN_OUT: Readonly<Record<string, number>> = Object.freeze(
 /** A list field not in the table above (scalar lists are free: they come with their row). */
 const DEFAULT_FAN_OUT = 10;
 
-/**
- * Records one document may reach. A full REST-sized page (500 entities with their tags and founders)
- * costs 10,500; a nested query that could read hundreds of thousands of rows is refused.
- */
-export const MAX_FAN_OUT_COST = 25_000;
-
 type Variables = Record<string, unknown> | undefined;
 
 function limitOf(field: FieldNode, variables: Variables): number | undefined {
@@ -157,7 +151,8 @@ function overLimit(cost: number, maxCost: number): GraphQLError {
 }
 
 /** Refuses /graphql operations over `maxCost` before they execute (REST's have no query text). */
-export function useFanOutCost(maxCost = MAX_FAN_OUT_COST): Plugin {
+/** Refuses an operation that could reach more than `maxCost` records (GRAPHQL_MAX_FAN_OUT). */
+export function useFanOutCost(maxCost: number): Plugin {
   return {
     onExecute: ({ args, setResultAndStopExecution }) => {
       const params = (args.contextValue as { params?: { query?: unknown } } | undefined)?.params;

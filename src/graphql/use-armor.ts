@@ -20,13 +20,14 @@ export const GRAPHQL_LIMITS = Object.freeze({
   cost: 10_000,
 });
 
-export function useArmor(): Plugin[] {
+/** `maxFanOut`: records a document may reach (fan-out-cost.ts). */
+export function useArmor(maxFanOut: number): Plugin[] {
   return [
     maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
     maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, exposeLimits: true }),
     maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, exposeLimits: true }),
     costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, exposeLimits: true }),
     // armor's cost weighs depth, not list sizes; this counts the records the lists can reach.
-    useFanOutCost(),
+    useFanOutCost(maxFanOut),
   ] as Plugin[];
 }

@@ -41,6 +41,8 @@ export interface GraphQLServerOptions {
   graphiql: GraphiQLSite | undefined;
   createContext: ContextFactory;
   plugins?: Plugin<GraphQLContext & TransportContext>[];
+  /** Records one document may reach (GRAPHQL_MAX_FAN_OUT). */
+  maxFanOut: number;
 }
 
 const GRAPHIQL_HEADERS = JSON.stringify(
@@ -74,7 +76,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     // CORS is the app's one policy (CORS_ORIGINS, src/http/cors.ts), for /graphql as for /api; yoga's
     // own default would answer every origin, credentials allowed.
     cors: false,
-    plugins: [useResponseHeaders(), useValidationErrorCode(), ...useArmor(), ...(options.plugins ?? [])],
+    plugins: [useResponseHeaders(), useValidationErrorCode(), ...useArmor(options.maxFanOut), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error) => maskError(error),
     },

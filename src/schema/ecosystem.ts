@@ -19,7 +19,7 @@ import {
 import { builder } from './builder.ts';
 import { ENTITY_LIST, EntityList } from './entity.ts';
 import { listArgs, listType } from './list.ts';
-import { resolveList, resolvePagedList, type ListDefinition } from './list-query.ts';
+import { resolveList, resolvePagedList, type ListDefinition, type ListFor } from './list-query.ts';
 import { declareResource } from './resource.ts';
 
 const KEY = { id: ECOSYSTEM_SLUG };
@@ -141,20 +141,25 @@ builder.queryFields((t) => ({
   }),
   ecosystemEntities: t.field({
     type: EntityList,
-    // Entities' own fields also need read:entities (the Entity type says so).
-    extensions: ECOSYSTEMS.reads,
+    // Entities' own fields also need read:entities (the Entity type says so). The compiled reads
+    // (src/compile) find the list the way the resolver does: `listFor`.
+    extensions: { ...ECOSYSTEMS.reads, listFor: ecosystemEntityList },
     description: "The entities the ecosystem's stored filter selects; a `filter` given here is ANDed to it",
     args: { ecosystem: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }), ...listArgs },
-    resolve: async (_root, args, context, info) => {
-      const id = await requireEcosystemId(context.prisma, args.ecosystem);
-      const { filter } = await context.prisma.ecosystem.findUniqueOrThrow({ where: { id }, select: { filter: true } });
-      return resolveList(withinEcosystem(filter), args, context, info, {
+    resolve: async (_root, args, context, info) =>
+      resolveList(await ecosystemEntityList(args, context), args, context, info, {
         findMany: (query) => context.prisma.entity.findMany(query),
         count: (query) => context.prisma.entity.count(query),
-      });
-    },
+      }),
   }),
 }));
+
+/** The entity list of the caller's ecosystem named by `args.ecosystem` (404 when there is none). */
+const ecosystemEntityList: ListFor<'entities'> = async (args, context) => {
+  const id = await requireEcosystemId(context.prisma, args.ecosystem as string);
+  const { filter } = await context.prisma.ecosystem.findUniqueOrThrow({ where: { id }, select: { filter: true } });
+  return withinEcosystem(filter);
+};
 
 /** The entity list, narrowed to what the stored filter selects. */
 function withinEcosystem(storedFilter: string): ListDefinition<'entities'> {

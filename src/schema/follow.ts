@@ -47,7 +47,7 @@ function walk(value: unknown, steps: readonly Step[]): unknown {
 }
 
 /** The first record of each id, in order. */
-export function uniqueById<T>(records: readonly T[]): T[] {
+function uniqueById<T>(records: readonly T[]): T[] {
   const seen = new Set<unknown>();
   return records.filter((record) => {
     const id = (record as Row).id;

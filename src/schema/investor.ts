@@ -1,5 +1,5 @@
 import { builder } from './builder.ts';
-import { follow, followColumn, uniqueById } from './follow.ts';
+import { follow, followColumn } from './follow.ts';
 import { Entity } from './entity.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
@@ -70,11 +70,8 @@ builder.prismaObjectField('Entity', 'investor_profile', (t) =>
 builder.prismaObjectField('Entity', 'investors', (t) =>
   t.field({
     type: [Investor],
-    description: 'Investors in any of the entity\'s rounds, once each',
-    select: (_args, _context, nestedSelection) => ({
-      rounds: { select: { investors: { select: { investor: nestedSelection(true) } } }, orderBy: { id: 'asc' } },
-    }),
-    resolve: (entity) => uniqueById(entity.rounds.flatMap((round) => round.investors.map((link) => link.investor))),
+    description: "Investors in any of the entity's rounds, once each: in the order of the rounds' ids, then of the investors' ids",
+    ...follow([['rounds', { orderBy: { id: 'asc' } }], ['investors', { orderBy: { investor_id: 'asc' } }], 'investor'], { distinctById: true }),
   }),
 );
 

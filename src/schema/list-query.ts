@@ -24,6 +24,12 @@ export interface ListDefinition<R extends Resource> {
   scope?(filter: CompiledFilter<R>): WhereFor<R> | undefined;
 }
 
+/**
+ * A list root field whose rows depend on a record the request names (an ecosystem's entities): the list
+ * for these arguments, found by the resolver and by src/compile alike (`extensions.listFor`).
+ */
+export type ListFor<R extends Resource> = (args: Record<string, unknown>, context: GraphQLContext) => Promise<ListDefinition<R>>;
+
 /** A by-id root field: which record an id names (e.g. only live entities), for resolvers and src/compile. */
 export interface RecordDefinition {
   where(id: number): object;

@@ -38,7 +38,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       done();
     },
   });
-  const logger: Logger = createLogger({ level: 'info', destination: sink });
   // Listen first: PUBLIC_URL (the tokens' issuer and audience) must be the address clients use.
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -52,6 +51,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     RATE_LIMIT_BURST: '1000000',
     ...options.env,
   });
+  const logger: Logger = createLogger({ level: config.LOG_LEVEL, destination: sink });
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger, clock: options.clock });

@@ -1,10 +1,13 @@
 // The list fan-out cost: a document is refused before any resolver runs when its lists, multiplied
-// through, could read more records than MAX_FAN_OUT_COST; what is accepted finishes quickly.
+// through, could read more records than GRAPHQL_MAX_FAN_OUT allows; what is accepted finishes quickly.
 import { readFileSync } from 'node:fs';
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../src/data/seed/index.ts';
-import { fanOutCost, MAX_FAN_OUT_COST, RELATION_FAN_OUT } from '../../src/graphql/fan-out-cost.ts';
+import { loadConfig } from '../../src/config.ts';
+import { fanOutCost, RELATION_FAN_OUT } from '../../src/graphql/fan-out-cost.ts';
+
+const MAX_FAN_OUT_COST = loadConfig({}).GRAPHQL_MAX_FAN_OUT;
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';

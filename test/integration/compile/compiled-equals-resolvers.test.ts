@@ -3,8 +3,10 @@
  * database: one serves reads from compiled SQL (the default), the other with COMPILED_READS=false
  * through the Pothos resolvers, the reference. Every REST list and record route is asked the same
  * questions (sorts on every sortable field in both directions, offsets, cursors, totals, filters,
- * `fields=`), and GraphQL is asked for every field of every type three levels deep; the bodies,
- * statuses and Deprecation headers must be equal byte for byte.
+ * `fields=`, CSV), and GraphQL is asked for every field of every type three levels deep; the bodies,
+ * statuses and Deprecation headers must be equal byte for byte. Each comparison also proves which path
+ * answered: the compiled app counts each operation as compiled (`compiled_reads_total`), with no
+ * fallback, or else for the reason the case expects; the reference app has no compiled path at all.
  *
  * The generated filters of the differential test (read-api/differential.test.ts) also run on the
  * compiled path, against an in-memory evaluation: that test is what proves the where translation.
@@ -13,6 +15,7 @@ import { getNamedType, GraphQLObjectType, isObjectType, type GraphQLField } from
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { sortableFields, type Resource } from '../../../src/filter/index.ts';
+import { FALLBACK_REASONS } from '../../../src/compile/statement.ts';
 import { getSchema } from '../../../src/schema/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
@@ -30,8 +33,9 @@ beforeAll(async () => {
     const app = await startTestApp({ db, env });
     return { app, auth: await createApiKeyAndToken(app) };
   };
-  compiled = await start({});
-  resolvers = await start({ COMPILED_READS: 'false' });
+  // Every field three levels deep reaches more records than the default fan-out limit allows.
+  compiled = await start({ GRAPHQL_MAX_FAN_OUT: '10000000', LOG_LEVEL: 'debug' });
+  resolvers = await start({ COMPILED_READS: 'false', GRAPHQL_MAX_FAN_OUT: '10000000' });
 }, 120_000);
 
 afterAll(async () => {
@@ -39,6 +43,35 @@ afterAll(async () => {
   await resolvers?.app.close();
   await db?.destroy();
 });
+
+/** The compiled app's counters: operations compiled, and fallbacks by reason. */
+async function readCounters(app: TestApp): Promise<{ compiled: number; fallbacks: Record<string, number> }> {
+  const text = await (await app.fetch('/metrics')).text();
+  const compiledLine = /^compiled_reads_total (\d+)$/m.exec(text);
+  const fallbacks = Object.fromEntries(
+    [...text.matchAll(/^compiled_reads_fallback_total\{reason="(\w+)"\} (\d+)$/gm)].map(([, reason, count]) => [reason!, Number(count)]),
+  );
+  return { compiled: Number(compiledLine?.[1] ?? NaN), fallbacks };
+}
+
+/**
+ * What the compiled app must have done for one request: compiled each of its `operations`, or fallen
+ * back for `reason`; 'refused' when the request is refused before any operation runs.
+ */
+type Path = { operations: number } | { reason: string } | 'refused';
+const COMPILED: Path = { operations: 1 };
+
+async function expectPath(label: string, path: Path, request: () => Promise<void>): Promise<void> {
+  const before = await readCounters(compiled.app);
+  await request();
+  const after = await readCounters(compiled.app);
+  const fellBack = Object.entries(after.fallbacks)
+    .filter(([reason, count]) => count !== before.fallbacks[reason])
+    .map(([reason, count]) => ({ reason, count: count - (before.fallbacks[reason] ?? 0) }));
+  if (path === 'refused') expect({ compiled: after.compiled - before.compiled, fellBack }, label).toEqual({ compiled: 0, fellBack: [] });
+  else if ('reason' in path) expect({ compiled: after.compiled - before.compiled, fellBack }, label).toEqual({ compiled: 0, fellBack: [{ reason: path.reason, count: 1 }] });
+  else expect({ compiled: after.compiled - before.compiled, fellBack }, label).toEqual({ compiled: path.operations, fellBack: [] });
+}
 
 interface Answer {
   status: number;
@@ -50,18 +83,36 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, deprecation: response.headers.get('deprecation'), body: await response.text() };
 }
 
-/** Both apps' answers to one REST request; the compiled one must equal the reference. */
-async function sameOverRest(path: string): Promise<Answer> {
-  const [ours, reference] = await Promise.all([compiled.auth.fetch(path).then(answer), resolvers.auth.fetch(path).then(answer)]);
-  expect(ours, path).toEqual(reference);
+/** Both apps' answers to one REST request; the compiled one must equal the reference, and have taken `path`. */
+async function sameOverRest(url: string, path: Path = COMPILED, headers: Record<string, string> = {}): Promise<Answer> {
+  let ours!: Answer;
+  await expectPath(url, path, async () => {
+    const [mine, reference] = await Promise.all([
+      compiled.auth.fetch(url, { headers }).then(answer),
+      resolvers.auth.fetch(url, { headers }).then(answer),
+    ]);
+    expect(mine, url).toEqual(reference);
+    ours = mine;
+  });
   return ours;
 }
 
-async function sameOverGraphQL(query: string, variables: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const [ours, reference] = await Promise.all([compiled.auth.graphql(query, variables), resolvers.auth.graphql(query, variables)]);
-  expect(ours, query).toEqual(reference);
-  return ours.body as Record<string, unknown>;
+async function sameOverGraphQL(query: string, variables: Record<string, unknown> = {}, path: Path = COMPILED): Promise<Record<string, unknown>> {
+  let ours!: Record<string, unknown>;
+  await expectPath(query, path, async () => {
+    const [mine, reference] = await Promise.all([compiled.auth.graphql(query, variables), resolvers.auth.graphql(query, variables)]);
+    expect(mine, query).toEqual(reference);
+    ours = mine.body as Record<string, unknown>;
+  });
+  return ours;
 }
+
+test('the reference app has no compiled path; the compiled app counts every reason, from zero', async () => {
+  expect(await (await resolvers.app.fetch('/metrics')).text()).not.toMatch(/^compiled_reads/m);
+  const { compiled: count, fallbacks } = await readCounters(compiled.app);
+  expect(count).toBeGreaterThanOrEqual(0);
+  expect(Object.keys(fallbacks).sort()).toEqual([...FALLBACK_REASONS].sort());
+});
 
 const LISTS: readonly { resource: Resource; path: string }[] = [
   { resource: 'entities', path: '/api/entities' },
@@ -92,6 +143,15 @@ describe.each(LISTS)('REST $path', ({ resource, path }) => {
     }
   });
 
+  test('the CSV export, every page of it to the last row, and with fields=', async () => {
+    const { page } = JSON.parse((await sameOverRest(`${path}?include_total=true&limit=1`)).body) as { page: { total: number } };
+    // Pages of 40: the export runs one compiled operation per page, through to the last row.
+    const pages = Math.ceil(page.total / 40);
+    const csv = await sameOverRest(`${path}?format=csv&limit=40&sort=-id`, { operations: pages });
+    expect(csv.body.trimEnd().split('\n')).toHaveLength(page.total + 1);
+    await sameOverRest(`${path}?limit=100&fields=id&sort=id`, { operations: Math.ceil(page.total / 100) }, { accept: 'text/csv' });
+  });
+
   test('a page and a record are each one compiled statement (with the total, one more: the count)', async () => {
     const { data } = JSON.parse((await sameOverRest(`${path}?limit=1`)).body) as { data: { id: number }[] };
     for (const [request, expected] of [[`${path}?limit=5`, 1], [`${path}?limit=5&include_total=true`, 2], [`${path}/${data[0]!.id}`, 1]] as const) {
@@ -116,21 +176,27 @@ describe('REST filters and inputs', () => {
     '/api/entities?filter=and(launch_year[gte]:2010,is_unicorn:false)&sort=name',
     '/api/entities?filter=name[contains]:a&limit=10',
     '/api/entities?filter=deleted_at[neq]:null&include_total=true',
-    '/api/entities?filter=tags[in_any]:1,2,3&sort=-launch_year',
-    '/api/entities?filter=or(hq_country:France,tags[in_all]:1,2)',
-    '/api/entities?filter=tags[in]:1,2',
-    '/api/investors?filter=investor__name[starts_with]:a&sort=-total_invested_usd',
+    '/api/entities?filter=tags[in_any]:1|2|3&sort=-launch_year',
+    '/api/entities?filter=or(hq_country:France,tags[in_all]:1|2)',
+    '/api/entities?filter=tags[in]:1|2',
+    '/api/entities?filter=investor__name[starts_with]:a&sort=-total_funding_usd',
+    '/api/investors?filter=name[starts_with]:a&sort=-total_invested_usd',
     '/api/investors?sort=name&limit=9',
     '/api/transactions?filter=amount_usd[gt]:1000000&sort=-date&include_total=true',
     '/api/news?filter=amount_usd[gte]:10&sort=amount_usd',
     '/api/valuations?filter=valuation_usd[lt]:1000000000&sort=-valuation_usd',
     '/api/founders?filter=name[starts_with]:j&sort=-launch_year',
+  ])('%s', async (path) => {
+    await sameOverRest(path);
+  });
+
+  test.each([
     '/api/entities?filter=launch_year[gte]:abc',
     '/api/entities?sort=nope',
     '/api/entities?limit=0',
     '/api/entities?cursor=not-a-cursor',
-  ])('%s', async (path) => {
-    await sameOverRest(path);
+  ])('%s: the resolvers word the error', async (path) => {
+    await sameOverRest(path, { reason: 'invalid_arguments' });
   });
 });
 
@@ -152,14 +218,37 @@ describe('GraphQL', () => {
     return extensions.list || extensions.record;
   });
 
-  test('the compiled roots are the six lists and their records', () => {
+  test('the compiled roots are the six lists and their records, and an ecosystem\'s entities', () => {
     expect(roots.map((field) => field.name).sort()).toEqual(
       ['entities', 'entity', 'founder', 'founders', 'investor', 'investors', 'news', 'news_article', 'transaction', 'transactions', 'valuation', 'valuations'].sort(),
     );
+    const listFor = Object.values(schema.getQueryType()!.getFields()).filter((field) => 'listFor' in (field.extensions as object));
+    expect(listFor.map((field) => field.name)).toEqual(['ecosystemEntities']);
+  });
+
+  test('an ecosystem\'s entities, over GraphQL and REST, with sorts, filters, cursors and a missing ecosystem', async () => {
+    const created = await compiled.auth.fetch('/api/ecosystems', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'compiled-eco', name: 'Compiled', filter: 'launch_year[gte]:2000' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = ((await created.json()) as { data: { id: number } }).data;
+    const entityType = getNamedType(schema.getQueryType()!.getFields().entity!.type) as GraphQLObjectType;
+    const first = await sameOverGraphQL(
+      `query ($cursor: String) { ecosystemEntities(ecosystem: "compiled-eco", limit: 5, sort: "-total_funding_usd", cursor: $cursor) { data { ${selectEverything(entityType, 2)} } page { total next_cursor } } }`,
+    );
+    const cursor = (first.data as { ecosystemEntities: { page: { next_cursor: string } } }).ecosystemEntities.page.next_cursor;
+    expect(cursor).toEqual(expect.any(String));
+    await sameOverGraphQL(`query ($cursor: String) { ecosystemEntities(ecosystem: "${id}", limit: 5, sort: "-total_funding_usd", cursor: $cursor) { data { id name } } }`, { cursor });
+    for (const query of ['sort=name&include_total=true', 'filter=hq_country:Germany&sort=-launch_year', 'offset=3&limit=4', 'fields=id,name']) {
+      await sameOverRest(`/api/ecosystems/${id}/entities?${query}`);
+    }
+    await sameOverRest('/api/ecosystems/999999/entities', { reason: 'invalid_arguments' });
   });
 
   test.each(roots.filter((field) => 'list' in (field.extensions as object)).map((field) => field.name))(
-    '%s: every field two levels deep, and three where the fan-out limit allows',
+    '%s: every field two and three levels deep',
     async (name) => {
       const listType = getNamedType(schema.getQueryType()!.getFields()[name]!.type) as GraphQLObjectType;
       const itemType = getNamedType(listType.getFields().data!.type) as GraphQLObjectType;
@@ -196,23 +285,28 @@ describe('GraphQL', () => {
     await sameOverGraphQL(`query ($total: Boolean!) { entities(limit: 2) { page { total @include(if: $total) limit } } }`, { total: false });
   });
 
-  test('a compiled read is one statement; a field the compiler does not cover falls back to the resolvers', async () => {
+  test('every field of an entity three levels deep is one statement; a root field the compiler does not cover falls back', async () => {
     statements.length = 0;
-    const query = `{ entities(limit: 25, filter: "hq_country:Germany") { data { id name tags { name } founders { name companies { entity { name } } } rounds { id investors { name } } } } }`;
-    await compiled.auth.graphql(query);
+    const entityType = getNamedType(schema.getQueryType()!.getFields().entity!.type) as GraphQLObjectType;
+    await compiled.auth.graphql(`{ entity(id: 2) { ${selectEverything(entityType, 3)} } }`);
     const reads = statements.filter((sql) => /^\s*(SELECT|WITH)/i.test(sql));
     expect(reads).toHaveLength(1);
     expect(reads[0]).toContain('row_to_json');
 
-    statements.length = 0;
-    // Entity.investors walks two list relations (rounds, then their investors): not compiled.
-    await sameOverGraphQL(`{ entities(limit: 5, sort: "-id") { data { id investors { id name } } } }`);
-    expect(statements.some((sql) => sql.includes('row_to_json'))).toBe(false);
+    // Entity.investors walks two list relations (rounds, then their investors), in their declared orders.
+    await sameOverGraphQL(`{ entities(limit: 40, sort: "-total_funding_usd") { data { id investors { id name portfolio { id } } } } }`);
+
+    // Ecosystems are the caller's own records, served by their resolvers: the whole operation with them,
+    // and a debug line says so, with the request id.
+    const logged = compiled.app.logs.length;
+    await sameOverGraphQL(`{ entities(limit: 2) { data { id } } ecosystems { data { id } } }`, {}, { reason: 'root_field' });
+    const fallback = compiled.app.logs.slice(logged).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'read served by the resolvers');
+    expect(fallback).toMatchObject({ level: 20, reason: 'root_field', requestId: expect.any(String), detail: expect.stringContaining('ecosystems') });
   });
 
   test('errors are the resolvers\' errors, with their paths', async () => {
-    await sameOverGraphQL(`{ entities(filter: "launch_year[gte]:abc") { data { id } } }`);
-    await sameOverGraphQL(`{ entities(limit: 9999) { data { id } } }`);
-    await sameOverGraphQL(`query ($limit: Int) { entities(limit: $limit) { data { id } } }`, { limit: 'many' });
+    await sameOverGraphQL(`{ entities(filter: "launch_year[gte]:abc") { data { id } } }`, {}, { reason: 'invalid_arguments' });
+    await sameOverGraphQL(`{ entities(limit: 9999) { data { id } } }`, {}, { reason: 'invalid_arguments' });
+    await sameOverGraphQL(`query ($limit: Int) { entities(limit: $limit) { data { id } } }`, { limit: 'many' }, { reason: 'invalid_variables' });
   });
 });
