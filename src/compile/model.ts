@@ -1,11 +1,10 @@
 /**
  * Prisma's model metadata as the compiler needs it: each model's table, its scalar columns and how its
- * relations join. Relations come from the datamodel the Pothos plugin is built with; table names from
- * the Prisma client's runtime data model (the `@@map` names Prisma itself writes into its SQL), so the
- * compiled statements and Prisma's own name the same tables.
+ * relations join. Fields and relations come from the datamodel generated for the Pothos plugin (a
+ * public, generated file); tables from the project's own declaration (src/db/tables.ts).
  */
-import type { PrismaClient } from '../db/client.ts';
 import { getDatamodel } from '../db/generated/pothos-types.ts';
+import { TABLES } from '../db/tables.ts';
 
 export interface Relation {
   name: string;
@@ -26,14 +25,8 @@ export interface Model {
 
 export type Models = ReadonlyMap<string, Model>;
 
-interface RuntimeDataModel {
-  models: Record<string, { dbName: string | null }>;
-}
-
-/** Every model's metadata, read once from the client the request runs on. */
-export function readModels(prisma: PrismaClient): Models {
-  const runtime = (prisma as unknown as { _runtimeDataModel?: RuntimeDataModel })._runtimeDataModel;
-  if (!runtime) throw new Error('compile: the Prisma client carries no runtime data model (did the Prisma version change?)');
+/** Every model's metadata. */
+export function readModels(): Models {
   const { models } = getDatamodel().datamodel;
   const result = new Map<string, Model>();
   for (const [name, model] of Object.entries(models)) {
@@ -53,7 +46,7 @@ export function readModels(prisma: PrismaClient): Models {
       if (relation.to.length === 0) continue;
       relations.set(field.name, relation);
     }
-    result.set(name, { name, table: runtime.models[name]?.dbName ?? name, scalars, relations });
+    result.set(name, { name, table: TABLES[name as keyof typeof TABLES], scalars, relations });
   }
   return result;
 }

@@ -20,7 +20,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { GraphQLContext } from '../schema/context.ts';
-import type { ListDefinition, ListFor, RecordDefinition } from '../schema/list-query.ts';
+import { RESOURCE_MODEL, type ListDefinition, type ListFor, type RecordDefinition } from '../schema/list-query.ts';
 import type { Resource } from '../filter/index.ts';
 import { JsonText } from './json-text.ts';
 import { readList, type CompiledList } from './list.ts';
@@ -93,10 +93,11 @@ function compileRoot(scope: SelectionScope, field: GraphQLField<unknown, unknown
   throw new NotCompiled('root_field', `root field ${field.name}`);
 }
 
+/** The model of a read type's rows, from its resource declaration (`X.owns()`, src/schema/resource.ts). */
 function modelOf(scope: SelectionScope, type: GraphQLObjectType): Model {
-  const name = (type.extensions as { pothosPrismaModel?: string }).pothosPrismaModel;
-  if (!name) throw new NotCompiled('computed_field', `type ${type.name} without a Prisma model`);
-  return scope.statement.model(name);
+  const records = (type.extensions as { records?: Resource }).records;
+  if (!records) throw new NotCompiled('computed_field', `type ${type.name} of no read resource`);
+  return scope.statement.model(RESOURCE_MODEL[records]);
 }
 
 function objectType(field: GraphQLField<unknown, unknown>): GraphQLObjectType {

@@ -1,12 +1,11 @@
 /**
- * A GraphQL selection on a Prisma-backed object type as one SQL expression building its JSON, with the
- * response keys in selection order. Each field is read from its Pothos declaration:
- * - an exposed column (`t.exposeString('name')`), written as the scalar serializes it;
- * - a Prisma relation (`t.relation('rounds', {query})`), with the relation's own `orderBy`/`where`;
- * - a relation path (follow.ts: tags, founders, an investor's name);
- * - `__typename`.
- * Any other field (a resolver computing its value, arguments, an unknown scalar) is NotCompiled, and the
- * whole operation runs through the resolvers.
+ * A GraphQL selection on a read type as one SQL expression building its JSON, with the response keys in
+ * selection order. Each field is read from the project's own declaration of what it means
+ * (src/schema/follow.ts, `extensions.follow`): a column of the record (`column('name')`), written as the
+ * scalar serializes it; a related record or list, with the relation's own `orderBy`/`where`; a path
+ * through several relations (tags, founders, an investor's name); or `__typename`. Any other field (a
+ * resolver computing its value, arguments, an unknown scalar) is NotCompiled, and the whole operation
+ * runs through the resolvers.
  */
 import {
   getNamedType,
@@ -114,20 +113,9 @@ function fieldSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, 
   const field = type.getFields()[name];
   if (!field) throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
   if (nodes.some((node) => node.arguments?.length)) throw new NotCompiled('field_arguments', `arguments on ${type.name}.${name}`);
-  const extensions = field.extensions as FieldExtensions;
-  if (extensions.pothosExposedField && model.scalars.has(extensions.pothosExposedField)) {
-    return scalarSql(field.type, column(alias, extensions.pothosExposedField));
-  }
-  if (extensions.follow) return pathSql(scope, field, model, alias, extensions.follow, nodes);
-  if (extensions.pothosPrismaRelationField) return relationFieldSql(scope, field, model, alias, nodes);
+  const { follow } = field.extensions as { follow?: FollowPath };
+  if (follow) return pathSql(scope, field, model, alias, follow, nodes);
   throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
-}
-
-interface FieldExtensions {
-  pothosExposedField?: string;
-  pothosPrismaRelationField?: { name: string };
-  pothosPrismaSelect?: (args: object, context: object, nested: (query: object) => object) => unknown;
-  follow?: FollowPath;
 }
 
 /** A column as the GraphQL scalar serializes it (scalars.ts): ISO texts for times, numbers for money. */
@@ -156,22 +144,6 @@ function scalarSql(type: GraphQLOutputType, value: string): string {
   }
 }
 
-const NESTED = Symbol('the nested selection');
-
-/** `t.relation(name, {query})`: the relation's arguments are read back from Pothos' own select function. */
-function relationFieldSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, model: Model, alias: string, nodes: FieldNode[]): string {
-  const extensions = field.extensions as FieldExtensions;
-  const name = extensions.pothosPrismaRelationField!.name;
-  const relation = model.relations.get(name);
-  if (!relation || !extensions.pothosPrismaSelect) throw new NotCompiled('relation', `relation ${model.name}.${name}`);
-  const selected = extensions.pothosPrismaSelect({}, {}, (query) => ({ ...query, [NESTED]: true })) as {
-    select?: Record<string, Record<string | symbol, unknown>>;
-  };
-  const { [NESTED]: marker, select, include, ...query } = selected.select?.[name] ?? {};
-  if (!marker) throw new NotCompiled('relation', `relation ${model.name}.${name} select`);
-  return pathSql(scope, field, model, alias, { steps: [[name, query as StepQuery]] }, nodes);
-}
-
 interface Hop {
   relation: Relation;
   model: Model;
@@ -186,7 +158,10 @@ interface Hop {
  */
 function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, model: Model, alias: string, path: FollowPath, nodes: FieldNode[]): string {
   const { statement } = scope;
-  if (path.steps.length === 0 && path.column !== undefined) return columnOfPath(field, path, column(alias, path.column));
+  if (path.steps.length === 0 && path.column !== undefined) {
+    if (!model.scalars.has(path.column)) throw new NotCompiled('computed_field', `column ${model.name}.${path.column}`);
+    return columnOfPath(field, path, column(alias, path.column));
+  }
   const hops: Hop[] = [];
   let current = model;
   for (const step of path.steps) {

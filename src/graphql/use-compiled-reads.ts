@@ -54,7 +54,7 @@ export function useCompiledReads(logger: Logger, registry: Registry): Plugin<Gra
       let compiled: CompiledOperation | NotCompiled;
       try {
         variables = coerceVariables(args.schema, operation, (args.variableValues ?? {}) as Variables);
-        models ??= readModels(context.prisma);
+        models ??= readModels();
         compiled = planFor(plans, args.document, operation, variables, () =>
           compileOperation(args.schema, args.document, operation, variables, models!),
         );

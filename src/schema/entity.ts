@@ -1,5 +1,5 @@
 import { builder } from './builder.ts';
-import { follow } from './follow.ts';
+import { column, follow } from './follow.ts';
 import { Founder } from './founder.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
@@ -35,28 +35,28 @@ export const Entity = builder.prismaObject('Entity', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    uuid: t.exposeString('uuid'),
-    type: t.exposeString('type'),
-    is_company: t.exposeBoolean('is_company'),
-    is_investor: t.exposeBoolean('is_investor'),
-    is_university: t.exposeBoolean('is_university'),
-    is_crowdfunding: t.exposeBoolean('is_crowdfunding'),
-    is_government: t.exposeBoolean('is_government'),
-    is_non_profit: t.exposeBoolean('is_non_profit'),
-    is_founder: t.exposeBoolean('is_founder'),
-    name: t.exposeString('name'),
-    tagline: t.exposeString('tagline'),
-    image: t.exposeString('image'),
-    platform_url: t.exposeString('platform_url'),
-    launch_year: t.exposeInt('launch_year', { nullable: true }),
-    hq_country: t.exposeString('hq_country'),
-    hq_city: t.exposeString('hq_city'),
-    lat: t.exposeFloat('lat', { nullable: true }),
-    lon: t.exposeFloat('lon', { nullable: true }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
-    deleted_at: t.expose('deleted_at', { type: 'DateTime', nullable: true }),
+    id: t.int(column('id')),
+    uuid: t.string(column('uuid')),
+    type: t.string(column('type')),
+    is_company: t.boolean(column('is_company')),
+    is_investor: t.boolean(column('is_investor')),
+    is_university: t.boolean(column('is_university')),
+    is_crowdfunding: t.boolean(column('is_crowdfunding')),
+    is_government: t.boolean(column('is_government')),
+    is_non_profit: t.boolean(column('is_non_profit')),
+    is_founder: t.boolean(column('is_founder')),
+    name: t.string(column('name')),
+    tagline: t.string(column('tagline')),
+    image: t.string(column('image')),
+    platform_url: t.string(column('platform_url')),
+    launch_year: t.int({ nullable: true, ...column('launch_year') }),
+    hq_country: t.string(column('hq_country')),
+    hq_city: t.string(column('hq_city')),
+    lat: t.float({ nullable: true, ...column('lat') }),
+    lon: t.float({ nullable: true, ...column('lon') }),
+    created_at: t.field({ type: 'DateTime', ...column('created_at') }),
+    updated_at: t.field({ type: 'DateTime', ...column('updated_at') }),
+    deleted_at: t.field({ type: 'DateTime', nullable: true, ...column('deleted_at') }),
     tags: t.field({ type: [Tag], ...follow([['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
     founders: t.field({
       type: [Founder],
@@ -64,10 +64,13 @@ export const Entity = builder.prismaObject('Entity', {
     }),
     // GraphQL-only: the derived figures filters use. Relations to rounds, valuations, news and
     // investors are added by those resources' files (prismaObjectField), next to their types.
-    total_funding_usd: t.expose('total_funding_usd', { type: 'Money' }),
-    is_unicorn: t.exposeBoolean('is_unicorn'),
+    total_funding_usd: t.field({ type: 'Money', ...column('total_funding_usd') }),
+    is_unicorn: t.boolean(column('is_unicorn')),
   }),
 });
+
+// Declared here, not with FounderCompany in founder.ts, which entity.ts imports: the types would refer to each other.
+builder.prismaObjectField('FounderCompany', 'entity', (t) => t.field({ type: Entity, ...follow(['entity']) }));
 
 export const EntityList = listType('Entity', Entity);
 

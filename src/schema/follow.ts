@@ -1,8 +1,10 @@
 /**
- * A field whose value is found by following relations from its record, e.g. an entity's tags
- * (entity → entity_tags → tag) or an investor's name (investor → entity → name). One declaration gives
- * the Pothos field its Prisma `select`, its resolver, and the compiler the same path (select.ts), so the
- * resolver and the compiled statement cannot disagree on what the field means.
+ * What a field of a read type means, declared once: a column of its record (`column('name')`), a
+ * related record or list (`follow(['entity'])`, `follow([['rounds', {orderBy}]])`), or a path through
+ * several relations, e.g. an entity's tags (entity → entity_tags → tag) or an investor's name
+ * (investor → entity → name). One declaration gives the Pothos field its Prisma `select`, its
+ * resolver, and the compiler (src/compile/select.ts) the same path, so the resolver and the compiled
+ * statement cannot disagree on what the field means, and the compiler reads no library's internals.
  */
 
 /** One relation on the way, with the Prisma arguments of a list relation (`where`, `orderBy`). */
@@ -28,14 +30,18 @@ export const stepQuery = (step: Step): StepQuery => (typeof step === 'string' ? 
 
 type Row = Record<string, unknown>;
 
-/** Prisma's select map along the path; the last step carries `leaf` (`true` for a column). */
+/**
+ * Prisma's select map along the path; the last step carries `leaf` (`true` for a column, the related
+ * type's own selection for records), with the last relation's query beside it.
+ */
 function selectAlong(steps: readonly Step[], leaf: unknown): Record<string, never> {
   const last = steps[steps.length - 1]!;
-  if (Object.keys(stepQuery(last)).length) throw new Error(`follow: the last step (${stepName(last)}) cannot take a query`);
+  const query = stepQuery(last);
+  const end = Object.keys(query).length === 0 ? leaf : { ...query, ...(typeof leaf === 'object' ? leaf : {}) };
   return steps
     .slice(0, -1)
     .reduceRight<Record<string, unknown>>((inner, step) => ({ [stepName(step)]: { ...stepQuery(step), select: inner } }), {
-      [stepName(last)]: leaf,
+      [stepName(last)]: end,
     }) as Record<string, never>;
 }
 
@@ -73,6 +79,9 @@ export function follow(steps: readonly Step[], options: { distinctById?: boolean
     extensions: { follow: path },
   };
 }
+
+/** Field options for a column of the record itself: `t.string(column('name'))`. */
+export const column = (name: string) => followColumn([], name);
 
 /**
  * Field options for a relation path ending in one column: `t.string({...followColumn(['entity'], 'name')})`;

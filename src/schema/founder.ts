@@ -1,5 +1,5 @@
 import { builder } from './builder.ts';
-import { follow, followColumn } from './follow.ts';
+import { column, follow, followColumn } from './follow.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
@@ -29,26 +29,25 @@ export const FOUNDERS = declareResource({
 const FounderCompany = builder.prismaObject('FounderCompany', {
   select: { id: true },
   fields: (t) => ({
-    entity_id: t.exposeInt('entity_id'),
+    entity_id: t.int(column('entity_id')),
     entity_name: t.string(followColumn(['entity'], 'name')),
-    is_founder: t.exposeBoolean('is_founder'),
-    is_past: t.exposeBoolean('is_past'),
-    raw_title: t.exposeString('raw_title'),
-    year_start: t.exposeInt('year_start', { nullable: true }),
-    year_end: t.exposeInt('year_end', { nullable: true }),
-    entity: t.relation('entity'),
+    is_founder: t.boolean(column('is_founder')),
+    is_past: t.boolean(column('is_past')),
+    raw_title: t.string(column('raw_title')),
+    year_start: t.int({ nullable: true, ...column('year_start') }),
+    year_end: t.int({ nullable: true, ...column('year_end') }),
   }),
 });
 
 const FounderEducation = builder.prismaObject('FounderEducation', {
   select: { id: true },
   fields: (t) => ({
-    university_id: t.exposeInt('university_id'),
+    university_id: t.int(column('university_id')),
     university_name: t.string(followColumn(['university'], 'name')),
-    degree: t.exposeString('degree'),
-    year_start: t.exposeInt('year_start', { nullable: true }),
-    year_end: t.exposeInt('year_end', { nullable: true }),
-    majors: t.exposeStringList('majors'),
+    degree: t.string(column('degree')),
+    year_start: t.int({ nullable: true, ...column('year_start') }),
+    year_end: t.int({ nullable: true, ...column('year_end') }),
+    majors: t.stringList(column('majors')),
   }),
 });
 
@@ -56,8 +55,8 @@ const Background = builder.prismaObject('Background', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
+    id: t.int(column('id')),
+    name: t.string(column('name')),
   }),
 });
 
@@ -66,23 +65,23 @@ export const Founder = builder.prismaObject('Founder', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    uuid: t.exposeString('uuid'),
-    name: t.exposeString('name'),
-    tagline: t.exposeString('tagline'),
-    image: t.exposeString('image'),
-    platform_url: t.exposeString('platform_url'),
-    gender: t.exposeString('gender'),
-    is_serial_founder: t.exposeBoolean('is_serial_founder'),
-    is_super_founder: t.exposeBoolean('is_super_founder'),
-    is_promising_founder: t.exposeBoolean('is_promising_founder'),
-    is_strong_founder: t.exposeBoolean('is_strong_founder'),
-    launch_year: t.exposeInt('launch_year', { nullable: true }),
-    hq_country: t.exposeString('hq_country'),
-    hq_city: t.exposeString('hq_city'),
+    id: t.int(column('id')),
+    uuid: t.string(column('uuid')),
+    name: t.string(column('name')),
+    tagline: t.string(column('tagline')),
+    image: t.string(column('image')),
+    platform_url: t.string(column('platform_url')),
+    gender: t.string(column('gender')),
+    is_serial_founder: t.boolean(column('is_serial_founder')),
+    is_super_founder: t.boolean(column('is_super_founder')),
+    is_promising_founder: t.boolean(column('is_promising_founder')),
+    is_strong_founder: t.boolean(column('is_strong_founder')),
+    launch_year: t.int({ nullable: true, ...column('launch_year') }),
+    hq_country: t.string(column('hq_country')),
+    hq_city: t.string(column('hq_city')),
     tags: t.field({ type: [Tag], ...follow([['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
-    education: t.relation('education', { type: FounderEducation, query: { orderBy: { id: 'asc' } } }),
-    companies: t.relation('companies', { type: FounderCompany, query: { orderBy: { id: 'asc' } } }),
+    education: t.field({ type: [FounderEducation], ...follow([['education', { orderBy: { id: 'asc' } }]]) }),
+    companies: t.field({ type: [FounderCompany], ...follow([['companies', { orderBy: { id: 'asc' } }]]) }),
     backgrounds: t.field({
       type: [Background],
       ...follow([['backgrounds', { orderBy: { background_id: 'asc' } }], 'background']),

@@ -1,5 +1,5 @@
 import { builder } from './builder.ts';
-import { follow, followColumn } from './follow.ts';
+import { column, follow, followColumn } from './follow.ts';
 import { Entity } from './entity.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
@@ -38,7 +38,7 @@ export const Investor = builder.prismaObject('Investor', {
     const ofEntity = (key: 'uuid' | 'name' | 'type' | 'image' | 'platform_url' | 'hq_country' | 'hq_city') =>
       t.string(followColumn(['entity'], key));
     return {
-      id: t.exposeInt('id'),
+      id: t.int(column('id')),
       uuid: ofEntity('uuid'),
       name: ofEntity('name'),
       type: ofEntity('type'),
@@ -47,13 +47,13 @@ export const Investor = builder.prismaObject('Investor', {
       hq_country: ofEntity('hq_country'),
       hq_city: ofEntity('hq_city'),
       launch_year: t.int({ nullable: true, ...followColumn(['entity'], 'launch_year') }),
-      total_invested_usd: t.expose('total_invested_usd', { type: 'Money' }),
-      investments_count: t.exposeInt('investments_count'),
-      portfolio_count: t.exposeInt('portfolio_count'),
-      exits_count: t.exposeInt('exits_count'),
-      lead_investments_count: t.exposeInt('lead_investments_count'),
+      total_invested_usd: t.field({ type: 'Money', ...column('total_invested_usd') }),
+      investments_count: t.int(column('investments_count')),
+      portfolio_count: t.int(column('portfolio_count')),
+      exits_count: t.int(column('exits_count')),
+      lead_investments_count: t.int(column('lead_investments_count')),
       tags: t.field({ type: [Tag], ...follow(['entity', ['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
-      entity: t.relation('entity'),
+      entity: t.field({ type: Entity, ...follow(['entity']) }),
       portfolio: t.field({
         type: [Entity],
         description: 'Entities this investor took part in a round of, once each',
@@ -64,7 +64,7 @@ export const Investor = builder.prismaObject('Investor', {
 });
 
 builder.prismaObjectField('Entity', 'investor_profile', (t) =>
-  t.relation('investor', { type: Investor, nullable: true, description: 'The investor profile, for investor entities' }),
+  t.field({ type: Investor, nullable: true, description: 'The investor profile, for investor entities', ...follow(['investor']) }),
 );
 
 builder.prismaObjectField('Entity', 'investors', (t) =>

@@ -4,6 +4,7 @@
  * rows come back with their relations in one batched statement per table.
  */
 import type { GraphQLResolveInfo } from 'graphql';
+import type { Prisma } from '../db/generated/prisma/client.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { compileFilter, type CompiledFilter, type Resource, type WhereFor } from '../filter/index.ts';
 import { precomputeAllOf, type FindIds } from '../sql/all-of.ts';
@@ -59,19 +60,22 @@ export function once<T>(work: () => Promise<T>): () => Promise<T> {
 
 type Selection = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
-/** A resource's Prisma delegate, for what every resource's table answers alike (ids, counts). */
+/** The Prisma model whose rows each read resource's records are. */
+export const RESOURCE_MODEL = {
+  entities: 'Entity',
+  founders: 'Founder',
+  investors: 'Investor',
+  transactions: 'FundingRound',
+  valuations: 'Valuation',
+  news: 'NewsArticle',
+} as const satisfies Record<Resource, Prisma.ModelName>;
+
+/** A resource's Prisma delegate (`prisma.fundingRound` for FundingRound), for what every resource's table answers alike (ids, counts). */
 export function delegateOf(prisma: GraphQLContext['prisma'], resource: Resource): Countable & {
   findMany(args: { where: object; select: { id: true } }): Promise<{ id: number }[]>;
 } {
-  const delegates = {
-    entities: prisma.entity,
-    founders: prisma.founder,
-    investors: prisma.investor,
-    transactions: prisma.fundingRound,
-    valuations: prisma.valuation,
-    news: prisma.newsArticle,
-  };
-  return delegates[resource] as never;
+  const model = RESOURCE_MODEL[resource];
+  return (prisma as unknown as Record<string, never>)[model.charAt(0).toLowerCase() + model.slice(1)]!;
 }
 
 /** Ids of any resource's records matching a where input (for precomputeAllOf). */

@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
-import { follow, followColumn } from './follow.ts';
+import { Entity } from './entity.ts';
+import { column, follow, followColumn } from './follow.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
@@ -28,13 +29,13 @@ export const NEWS = declareResource({
 const NewsEntity = builder.prismaObject('NewsEntity', {
   select: { entity_id: true },
   fields: (t) => ({
-    id: t.exposeInt('entity_id'),
+    id: t.int(column('entity_id')),
     name: t.string(followColumn(['entity'], 'name')),
-    mention_role: t.exposeString('mention_role'),
-    is_primary: t.exposeBoolean('is_primary'),
-    sector: t.exposeString('sector'),
+    mention_role: t.string(column('mention_role')),
+    is_primary: t.boolean(column('is_primary')),
+    sector: t.string(column('sector')),
     hq_country: t.string(followColumn(['entity'], 'hq_country')),
-    entity: t.relation('entity'),
+    entity: t.field({ type: Entity, ...follow(['entity']) }),
   }),
 });
 
@@ -43,27 +44,27 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    url: t.exposeString('url'),
-    title: t.exposeString('title'),
-    summary: t.exposeString('summary'),
-    image_url: t.exposeString('image_url'),
-    source: t.exposeString('source'),
-    article_type: t.exposeString('article_type'),
-    publish_date: t.expose('publish_date', { type: 'DateTime' }),
-    language: t.exposeString('language'),
+    id: t.int(column('id')),
+    url: t.string(column('url')),
+    title: t.string(column('title')),
+    summary: t.string(column('summary')),
+    image_url: t.string(column('image_url')),
+    source: t.string(column('source')),
+    article_type: t.string(column('article_type')),
+    publish_date: t.field({ type: 'DateTime', ...column('publish_date') }),
+    language: t.string(column('language')),
     // The spec types it as a string; it is stored as a number so filters compare it as one.
     amount_usd: t.string({ nullable: true, ...followColumn([], 'amount_usd', { asText: true }) }),
-    round_type: t.exposeString('round_type'),
-    deal_date: t.expose('deal_date', { type: 'Date', nullable: true }),
-    sector: t.exposeString('sector'),
-    hq_country: t.exposeString('hq_country'),
-    enriched_summary: t.exposeString('enriched_summary'),
-    relevance_score: t.exposeFloat('relevance_score'),
-    hub_score: t.exposeFloat('hub_score'),
-    entities: t.relation('entities', {
-      type: NewsEntity,
-      query: { orderBy: [{ is_primary: 'desc' }, { entity_id: 'asc' }] },
+    round_type: t.string(column('round_type')),
+    deal_date: t.field({ type: 'Date', nullable: true, ...column('deal_date') }),
+    sector: t.string(column('sector')),
+    hq_country: t.string(column('hq_country')),
+    enriched_summary: t.string(column('enriched_summary')),
+    relevance_score: t.float(column('relevance_score')),
+    hub_score: t.float(column('hub_score')),
+    entities: t.field({
+      type: [NewsEntity],
+      ...follow([['entities', { orderBy: [{ is_primary: 'desc' }, { entity_id: 'asc' }] }]]),
     }),
   }),
 });

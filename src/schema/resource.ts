@@ -75,8 +75,11 @@ export interface Resource extends ResourceDeclaration {
   readonly reads: Extensions;
   /** `extensions` of a root field that changes it. */
   readonly writes: Extensions;
-  /** `extensions` of a type it owns; `summary` fields come with any record that embeds it. */
-  owns(summary?: readonly string[]): { readonly [ACCESS]: TypeAccess };
+  /**
+   * `extensions` of a type it owns; `summary` fields come with any record that embeds it. A read
+   * resource's type also names its records' filter registry (`records`): src/compile reads its rows' model from it.
+   */
+  owns(summary?: readonly string[]): { readonly [ACCESS]: TypeAccess; readonly records?: FilterResource };
 }
 
 /** `extensions` of a root field with a rule of its own (e.g. any caller may list its own keys). */
@@ -93,6 +96,7 @@ export function declareResource(declaration: ResourceDeclaration): Resource {
     // Whoever may change a record sees the record the change returns.
     owns: (summary = []) => ({
       [ACCESS]: { anyOf: declaration.write ? [declaration.read, declaration.write] : [declaration.read], summary },
+      ...(declaration.filter ? { records: declaration.filter } : {}),
     }),
   };
   declared.set(declaration.name, resource);

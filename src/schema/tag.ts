@@ -1,11 +1,12 @@
 import { builder } from './builder.ts';
+import { column } from './follow.ts';
 
 export const Tag = builder.prismaObject('Tag', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    type: t.exposeString('type'),
+    id: t.int(column('id')),
+    name: t.string(column('name')),
+    type: t.string(column('type')),
   }),
 });

@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
-import { follow, followColumn } from './follow.ts';
+import { Entity } from './entity.ts';
+import { column, follow, followColumn } from './follow.ts';
 import { Investor } from './investor.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
@@ -30,10 +31,10 @@ const TransactionInvestor = builder.prismaObject('RoundInvestor', {
   name: 'TransactionInvestor',
   select: { investor_id: true },
   fields: (t) => ({
-    id: t.exposeInt('investor_id'),
+    id: t.int(column('investor_id')),
     name: t.string(followColumn(['investor', 'entity'], 'name')),
-    is_lead: t.exposeBoolean('is_lead'),
-    investor: t.relation('investor', { type: Investor }),
+    is_lead: t.boolean(column('is_lead')),
+    investor: t.field({ type: Investor, ...follow(['investor']) }),
   }),
 });
 
@@ -43,23 +44,23 @@ export const Transaction = builder.prismaObject('FundingRound', {
   select: { id: true },
   name: 'Transaction',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    entity: t.relation('entity'),
-    round_type: t.exposeString('round_type'),
-    amount_usd: t.expose('amount_usd', { type: 'Money', nullable: true }),
-    currency: t.exposeString('currency'),
-    date: t.expose('date', { type: 'Date' }),
-    valuation_usd: t.expose('valuation_usd', { type: 'Money', nullable: true }),
-    investors: t.relation('investors', {
-      type: TransactionInvestor,
-      query: { orderBy: [{ is_lead: 'desc' }, { investor_id: 'asc' }] },
+    id: t.int(column('id')),
+    entity: t.field({ type: Entity, ...follow(['entity']) }),
+    round_type: t.string(column('round_type')),
+    amount_usd: t.field({ type: 'Money', nullable: true, ...column('amount_usd') }),
+    currency: t.string(column('currency')),
+    date: t.field({ type: 'Date', ...column('date') }),
+    valuation_usd: t.field({ type: 'Money', nullable: true, ...column('valuation_usd') }),
+    investors: t.field({
+      type: [TransactionInvestor],
+      ...follow([['investors', { orderBy: [{ is_lead: 'desc' }, { investor_id: 'asc' }] }]]),
     }),
-    source_url: t.exposeString('source_url'),
+    source_url: t.string(column('source_url')),
   }),
 });
 
 builder.prismaObjectField('Entity', 'rounds', (t) =>
-  t.relation('rounds', { type: Transaction, query: { orderBy: [{ date: 'desc' }, { id: 'asc' }] } }),
+  t.field({ type: [Transaction], ...follow([['rounds', { orderBy: [{ date: 'desc' }, { id: 'asc' }] }]]) }),
 );
 
 builder.prismaObjectField('Investor', 'rounds', (t) =>

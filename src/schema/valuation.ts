@@ -1,4 +1,7 @@
 import { builder } from './builder.ts';
+import { Entity } from './entity.ts';
+import { column, follow } from './follow.ts';
+import { Transaction } from './transaction.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, type ListDefinition, type RecordDefinition } from './list-query.ts';
 import { declareResource } from './resource.ts';
@@ -28,18 +31,18 @@ export const Valuation = builder.prismaObject('Valuation', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    entity: t.relation('entity'),
-    valuation_usd: t.expose('valuation_usd', { type: 'Money' }),
-    date: t.expose('date', { type: 'Date' }),
-    source: t.exposeString('source'),
-    transaction_id: t.exposeInt('transaction_id', { nullable: true }),
-    transaction: t.relation('transaction', { nullable: true }),
+    id: t.int(column('id')),
+    entity: t.field({ type: Entity, ...follow(['entity']) }),
+    valuation_usd: t.field({ type: 'Money', ...column('valuation_usd') }),
+    date: t.field({ type: 'Date', ...column('date') }),
+    source: t.string(column('source')),
+    transaction_id: t.int({ nullable: true, ...column('transaction_id') }),
+    transaction: t.field({ type: Transaction, nullable: true, ...follow(['transaction']) }),
   }),
 });
 
 builder.prismaObjectField('Entity', 'valuations', (t) =>
-  t.relation('valuations', { type: Valuation, query: { orderBy: [{ date: 'desc' }, { id: 'asc' }] } }),
+  t.field({ type: [Valuation], ...follow([['valuations', { orderBy: [{ date: 'desc' }, { id: 'asc' }] }]]) }),
 );
 
 const ValuationList = listType('Valuation', Valuation);

@@ -1,0 +1,36 @@
+/**
+ * The tables the compiled reads name (src/db/tables.ts) are the ones the migrations create, with a
+ * column for every scalar field of their model: a model renamed, mapped elsewhere or given a field
+ * without a column fails here, not in a customer's query.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { getDatamodel } from '../../../src/db/generated/pothos-types.ts';
+import { TABLES } from '../../../src/db/tables.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+test('every model names a table of its own, and every scalar field is a column there', async () => {
+  const rows = await db.sql.query<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`,
+  );
+  const columns = new Map<string, Set<string>>();
+  for (const row of rows) columns.set(row.table_name, (columns.get(row.table_name) ?? new Set()).add(row.column_name));
+
+  const { models } = getDatamodel().datamodel;
+  expect(Object.keys(TABLES).sort()).toEqual(Object.keys(models).sort());
+  expect(new Set(Object.values(TABLES)).size).toBe(Object.keys(TABLES).length);
+  for (const [model, { fields }] of Object.entries(models)) {
+    const table = TABLES[model as keyof typeof TABLES];
+    const scalars = fields.filter((field) => field.kind !== 'object').map((field) => field.name);
+    expect([...(columns.get(table) ?? [])].filter((name) => scalars.includes(name)).sort(), `${model} → ${table}`).toEqual(scalars.sort());
+  }
+});
