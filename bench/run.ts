@@ -1,10 +1,11 @@
 /**
- * `npm run bench`: our server against a raw-pg baseline serving the same records, on the same seeded
- * PostgreSQL database, in the same run, one process each, loaded by autocannon from this process.
+ * `npm run bench`: our server against the physical limit (bench/physical-limit-server.ts) serving the
+ * same records, on the same seeded PostgreSQL database, in the same run, one process each, loaded by
+ * autocannon from this process.
  *
  * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench` database, created and
  * seeded on first use), BENCH_ENTITIES (100000), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_WORKERS
- * (our server's WEB_CONCURRENCY, default 1 like the baseline), BENCH_SAMPLES (5: sequential requests per
+ * (our server's WEB_CONCURRENCY, default 1 like the physical limit), BENCH_SAMPLES (5: sequential requests per
  * row of the scale table), BENCH_ROUNDS (3: alternating throughput rounds per server, median shown),
  * BENCH_ONLY (`scale` or `throughput` to run one table), BENCH_POSTGRAPHILE_URL (PostGraphile v5's
  * /graphql on the same database: the GraphQL scenarios are then also measured against it).
@@ -19,13 +20,13 @@ import { migrate } from '../src/db/migrate.ts';
 import { seedDatabase } from '../src/data/seed/index.ts';
 import { medianLatency, scaleRequests } from './scale.ts';
 import { obtainHeaders, ROOT, startOurServer, type OurServer } from './our-server.ts';
-import { BASELINE_SQL, scenarios, type Scenario } from './scenarios.ts';
+import { LIMIT_SQL, scenarios, type Scenario } from './scenarios.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench';
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-/** Our server's worker processes (WEB_CONCURRENCY); the baseline always runs one. */
+/** Our server's worker processes (WEB_CONCURRENCY); the physical limit always runs one. */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
 /** Throughput rounds per server, alternating; the table shows each server's median round. */
@@ -33,6 +34,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY;
 /** PostGraphile v5 serving the same database (optional peer for the GraphQL scenarios), e.g. http://127.0.0.1:5791/graphql */
 const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
+const LIMIT_URL = 'http://127.0.0.1:4812';
 
 async function prepareData(): Promise<number[]> {
   await ensureDatabase(DATABASE_URL);
@@ -57,8 +59,8 @@ async function prepareData(): Promise<number[]> {
 }
 
 async function printPlans(sql: { query<Row>(text: string, params?: unknown[]): Promise<Row[]> }): Promise<void> {
-  for (const [name, text] of Object.entries(BASELINE_SQL)) {
-    const plan = await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, name === 'byId' ? [1] : []);
+  for (const [name, { text, values }] of Object.entries(LIMIT_SQL)) {
+    const plan = await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, name === 'byId' ? [...values, 1] : [...values]);
     const lines = plan.map((line) => line['QUERY PLAN']).filter((line) => /Scan|Limit|Sort/.test(line));
     console.log(`\nEXPLAIN ${name}:\n  ${lines.slice(0, 6).join('\n  ')}`);
   }
@@ -114,6 +116,16 @@ function leaves(value: unknown): string[] {
   return Object.values(value).flatMap(leaves);
 }
 
+/** Refuses to compare our server with a physical limit that does not serve the same records (the same JSON of each). */
+async function assertLimitAgrees(ourUrl: string, headers: Record<string, string>, scenario: Scenario): Promise<void> {
+  const ours = await fetch(`${ourUrl}${scenario.ours.path}`, { method: scenario.ours.method, headers, body: scenario.ours.body })
+    .then((response) => response.json() as Promise<{ data: unknown }>);
+  const limit = await fetch(`${LIMIT_URL}${scenario.limit}`).then((response) => response.json() as Promise<{ data: unknown }>);
+  if (JSON.stringify(ours.data) !== JSON.stringify(limit.data)) {
+    throw new Error(`${scenario.name}: the physical limit serves other records than ours`);
+  }
+}
+
 /** Refuses to compare throughput of two servers that do not return the same records. */
 async function assertPeerAgrees(ourUrl: string, headers: Record<string, string>, scenario: Scenario): Promise<void> {
   const ask = (url: string, body: string, requestHeaders: Record<string, string>) =>
@@ -126,21 +138,21 @@ async function assertPeerAgrees(ourUrl: string, headers: Record<string, string>,
   }
 }
 
-function report(rows: { scenario: string; ours: Measurement; baseline: Measurement; peer?: Measurement }[]): void {
+function report(rows: { scenario: string; ours: Measurement; limit: Measurement; peer?: Measurement }[]): void {
   const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
-  console.log(`\n${ENTITIES} entities, ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds, our server ${WORKERS} process(es), baseline 1\n`);
-  console.log(`${'scenario'.padEnd(26)}${'ours req/s'.padStart(11)}${'base req/s'.padStart(11)}${'ratio'.padStart(8)}` +
-    `${'ours p50'.padStart(10)}${'base p50'.padStart(10)}${'ours p99'.padStart(10)}${'base p99'.padStart(10)}`);
-  for (const { scenario, ours, baseline, peer } of rows) {
-    console.log(`${scenario.padEnd(26)}${format(ours.rps)}  ${format(baseline.rps)}${format(ours.rps / baseline.rps, 2).slice(1)}` +
-      `${format(ours.p50, 1)} ${format(baseline.p50, 1)} ${format(ours.p99, 1)} ${format(baseline.p99, 1)}`);
-    if (ours.errors || baseline.errors) console.log(`  errors: ours ${ours.errors}, baseline ${baseline.errors}`);
+  console.log(`\n${ENTITIES} entities, ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${SECONDS} s rounds, our server ${WORKERS} process(es), physical limit 1\n`);
+  console.log(`${'scenario'.padEnd(26)}${'ours req/s'.padStart(11)}${'limit req/s'.padStart(12)}${'ratio'.padStart(7)}` +
+    `${'ours p50'.padStart(10)}${'limit p50'.padStart(10)}${'ours p99'.padStart(10)}${'limit p99'.padStart(10)}`);
+  for (const { scenario, ours, limit, peer } of rows) {
+    console.log(`${scenario.padEnd(26)}${format(ours.rps)}  ${format(limit.rps, 0)} ${format(ours.rps / limit.rps, 2).slice(3)}` +
+      `${format(ours.p50, 1)} ${format(limit.p50, 1)} ${format(ours.p99, 1)} ${format(limit.p99, 1)}`);
+    if (ours.errors || limit.errors) console.log(`  errors: ours ${ours.errors}, physical limit ${limit.errors}`);
     if (peer) {
       console.log(`  PostGraphile: ${peer.rps.toFixed(0)} req/s, p50 ${peer.p50.toFixed(1)}, p99 ${peer.p99.toFixed(1)} ms; ` +
         `ours / PostGraphile = ${(ours.rps / peer.rps).toFixed(2)}${peer.errors ? `, errors ${peer.errors}` : ''}`);
     }
   }
-  console.log('\nratio = our throughput / baseline throughput (1.00 = as fast as hand-written SQL); latencies in ms');
+  console.log('\nratio = our throughput / the physical limit\'s (1.00 = as fast as one prepared statement straight to the socket); latencies in ms');
 }
 
 /** The scale table: what one request costs at this size (median of sequential requests). */
@@ -174,7 +186,7 @@ async function main(): Promise<void> {
     },
   };
   const ours = await startOurServer(server);
-  const baseline = await start('bench/baseline-server.ts', { PORT: '4812', DATABASE_URL });
+  const limit = await start('bench/physical-limit-server.ts', { PORT: '4812', DATABASE_URL });
   try {
     const ourUrl = 'http://127.0.0.1:4811';
     const headers = await obtainHeaders(server);
@@ -184,8 +196,9 @@ async function main(): Promise<void> {
     for (const scenario of scenarios(ids)) {
       const targets: { url: string; request: Scenario['ours']; headers: Record<string, string> }[] = [
         { url: ourUrl, request: scenario.ours, headers },
-        { url: 'http://127.0.0.1:4812', request: { method: 'GET', path: scenario.baseline }, headers: {} },
+        { url: LIMIT_URL, request: { method: 'GET', path: scenario.limit }, headers: {} },
       ];
+      await assertLimitAgrees(ourUrl, headers, scenario);
       if (PEER_URL && scenario.peer) {
         await assertPeerAgrees(ourUrl, headers, scenario);
         targets.push({ url: PEER_URL, request: { method: 'POST', path: '', body: JSON.stringify({ query: scenario.peer }) }, headers: { 'content-type': 'application/json' } });
@@ -196,13 +209,13 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round += 1) {
         for (const [index, target] of targets.entries()) rounds[index]!.push(await load(target.url, target.request, target.headers, SECONDS));
       }
-      const [oursResult, baselineResult, peer] = rounds.map(median);
-      rows.push({ scenario: scenario.name, ours: oursResult!, baseline: baselineResult!, peer });
+      const [oursResult, limitResult, peer] = rounds.map(median);
+      rows.push({ scenario: scenario.name, ours: oursResult!, limit: limitResult!, peer });
     }
     report(rows);
   } finally {
     ours.kill('SIGTERM');
-    baseline.kill('SIGTERM');
+    limit.kill('SIGTERM');
   }
 }
 

@@ -1,0 +1,40 @@
+/**
+ * The physical limit the bench measures our server against: what serving these records costs when a
+ * server does nothing but the unavoidable. node:http, a pg pool of the size ours uses, ONE named
+ * (prepared) statement per request whose single text value is the whole response body, built by
+ * PostgreSQL, written to the socket once (headers and body in one write). No parsing or
+ * re-stringifying of rows, no validation, authentication, rate limit, usage counting or framework.
+ * Started by bench/run.ts as its own process.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { LIMIT_SQL } from './scenarios.ts';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
+
+type Name = keyof typeof LIMIT_SQL;
+
+function run(name: Name, values: readonly unknown[], response: ServerResponse): void {
+  pool.query({ name, text: LIMIT_SQL[name].text, values: [...values], rowMode: 'array' }).then(
+    (result) => {
+      const body = result.rows[0]?.[0] as string | undefined;
+      if (body === undefined) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+    },
+    () => response.writeHead(500).end(),
+  );
+}
+
+const server = createServer((request, response) => {
+  const url = request.url ?? '/';
+  if (url === '/list' || url === '/nested' || url === '/flat') run(url.slice(1) as Name, LIMIT_SQL[url.slice(1) as Name].values, response);
+  else if (url.startsWith('/entities/')) run('byId', [...LIMIT_SQL.byId.values, Number(url.slice('/entities/'.length))], response);
+  else response.writeHead(404).end();
+});
+
+server.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'));
+process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
