@@ -2,6 +2,7 @@
  * The composition root: wires configuration, database, GraphQL and REST into one express app.
  * Everything a request touches is created here and handed down; nothing reaches for globals.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createAuth } from './auth/index.ts';
@@ -14,10 +15,12 @@ import { databaseUnavailable, isDatabaseUnavailable } from './db/unavailable.ts'
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
-import { useCompiledReads } from './graphql/use-compiled-reads.ts';
+import { createCompiledReads } from './graphql/use-compiled-reads.ts';
+import { readModels, type Models } from './compile/model.ts';
 import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
+import { directRest, type DirectRestOptions } from './http/direct-rest.ts';
 import { corsPolicy } from './http/cors.ts';
 import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
@@ -78,18 +81,21 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   const metrics = createMetrics();
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
+  let models: Models | undefined;
+  const compiledReads = config.COMPILED_READS ? createCompiledReads(logger, metrics.registry, schema, () => (models ??= readModels())) : undefined;
   const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, plugins: [
     useAuthenticateFirst(auth.authenticate),
     usePermissions(),
     // Last: it answers only what every plugin before it let through.
-    ...(config.COMPILED_READS ? [useCompiledReads(logger, metrics.registry)] : []),
+    ...(compiledReads ? [compiledReads.plugin] : []),
   ] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
     operations,
     run: createOperationRunner(graphql),
-    authorize: (document, context) => authorizeOperation(document, context.principal, { schema }),
+    compiledReads,
+    authorize: (document, context, variables) => authorizeOperation(document, context.principal, { schema, variables }),
     onUnexpectedError: (error, request) =>
       logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });
@@ -104,10 +110,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     registry: metrics.registry,
     now: () => clock().getTime(),
   });
+  // Every request is observed by these, in this order, on express's path and the direct one alike.
+  const observers = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger)];
   app.use(requestId);
-  app.use(metrics.observe);
-  if (config.USAGE_COUNTING) app.use(countRequests(usage));
-  app.use(accessLog(logger));
+  for (const observe of observers) app.use(observe);
   // JSON, pages and assets leave gzip- or brotli-compressed when the client accepts it (1 KiB and up).
   // A client that accepts no encoding skips the middleware, whose wrapping of every response costs
   // about 3% of a small read's CPU.
@@ -186,6 +192,15 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     }
   };
   app.use(onError);
+
+  // GETs of /api that no middleware would transform skip express (src/http/direct-rest.ts).
+  const direct = directRest({ handle: handleRest, observers, onServed: metrics.countDirect, cors: corsHandler !== undefined, etag: app.get('etag fn') as DirectRestOptions['etag'] });
+  type Handle = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
+  const expressApp = app as unknown as { handle: Handle };
+  const handleWithExpress = expressApp.handle.bind(app);
+  expressApp.handle = (req, res, next) => {
+    if (!direct(req, res)) handleWithExpress(req, res, next);
+  };
 
   return Object.assign(app, {
     usage,

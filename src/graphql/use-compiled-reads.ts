@@ -1,17 +1,19 @@
 /**
- * Serves read operations from compiled SQL (src/compile) instead of the resolvers, on both transports:
- * REST's prepared operations and /graphql documents alike run through `execute`, after
- * authentication, the access rules, validation and the cost limits. An operation the compiler does not
- * cover, or a request whose arguments it leaves to the resolvers (an invalid filter, say, whose error
- * the resolvers word and place), simply continues to the resolvers: they remain the reference, and
- * the compiled answer must equal theirs (test/integration/compile/).
+ * Serves read operations from compiled SQL (src/compile) instead of the resolvers, on both transports,
+ * after authentication, the access rules, validation and the cost limits:
+ * - /graphql documents reach the envelop plugin (`plugin`) at `execute`;
+ * - REST's prepared operations are planned once at start-up (`prepare`) and served from their route
+ *   without the GraphQL pipeline (src/rest/handler.ts); only what falls back runs through `execute`.
+ * An operation the compiler does not cover, or a request whose arguments it leaves to the resolvers
+ * (an invalid filter, say, whose error the resolvers word and place), simply continues to the
+ * resolvers: they remain the reference, and the compiled answer must equal theirs (test/integration/compile/).
  */
-import { getOperationAST, Kind, locatedError, type DocumentNode, type ExecutionResult, type OperationDefinitionNode, type TypeNode } from 'graphql';
+import { getOperationAST, Kind, locatedError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type TypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, type Registry } from 'prom-client';
 import { stringify } from '../compile/json-text.ts';
 import { coerceVariables, compileOperation, type CompiledOperation, type Variables } from '../compile/operation.ts';
-import { readModels, type Models } from '../compile/model.ts';
+import type { Models } from '../compile/model.ts';
 import { FALLBACK_REASONS, NotCompiled, type FallbackReason } from '../compile/statement.ts';
 import { findAppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -20,17 +22,46 @@ import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
 /** An operation's compiled form for each combination of the variables its @skip/@include read, or why there is none. */
-type PlanCache = WeakMap<DocumentNode, Map<string, CompiledOperation | NotCompiled>>;
+type Plans = Map<string, CompiledOperation | NotCompiled>;
+
+/** What `read` answers when the resolvers must serve the operation instead (counted and logged already). */
+export const FELL_BACK = Symbol('fell back to the resolvers');
+
+/** A prepared (REST) operation, planned at start-up for every value of its Boolean variables. */
+export interface PreparedRead {
+  /** The operation's result from compiled SQL, or FELL_BACK: then run it through `execute` with `resolversOnly(variables)`. */
+  read(context: GraphQLContext, variables: Variables): Promise<ExecutionResult | typeof FELL_BACK>;
+}
+
+export interface CompiledReads {
+  /** The envelop plugin: last in the pipeline, so it answers only what every plugin before it let through. */
+  plugin: Plugin<GraphQLContext & TransportContext>;
+  /** The prepared operation's plans, or undefined when it is not a query (writes are not reads). */
+  prepare(document: DocumentNode): PreparedRead | undefined;
+  /**
+   * Marks the variables of an `execute` call whose operation `read` already counted as a fallback: the
+   * plugin lets it through to the resolvers without counting it again.
+   */
+  resolversOnly(variables: Variables): Variables;
+}
 
 /**
  * Every query operation is counted once: served compiled (`compiled_reads_total`) or left to the
  * resolvers (`compiled_reads_fallback_total{reason}`, and a debug line with the request id and why).
+ * `compiled_reads_direct_total` counts, of the compiled ones, those served without the GraphQL
+ * pipeline (REST routes planned at start-up).
  */
-export function useCompiledReads(logger: Logger, registry: Registry): Plugin<GraphQLContext & TransportContext> {
-  const plans: PlanCache = new WeakMap();
+export function createCompiledReads(logger: Logger, registry: Registry, schema: GraphQLSchema, models: () => Models): CompiledReads {
+  const plansByDocument = new WeakMap<DocumentNode, Plans>();
+  const decided = new WeakSet<object>();
   // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
   const maskError = createErrorMasker(logger);
   const compiledReads = new Counter({ name: 'compiled_reads_total', help: 'Query operations served by compiled SQL', registers: [registry] });
+  const direct = new Counter({
+    name: 'compiled_reads_direct_total',
+    help: 'Of compiled_reads_total, the operations served without the GraphQL pipeline (REST routes planned at start-up)',
+    registers: [registry],
+  });
   const fallbacks = new Counter({
     name: 'compiled_reads_fallback_total',
     help: 'Query operations served by the resolvers instead of compiled SQL, by reason (docs/compiled-reads.md)',
@@ -38,67 +69,117 @@ export function useCompiledReads(logger: Logger, registry: Registry): Plugin<Gra
     registers: [registry],
   });
   for (const reason of FALLBACK_REASONS) fallbacks.inc({ reason }, 0);
-  const fallBack = (context: GraphQLContext, reason: FallbackReason, detail: string): void => {
+  const fallBack = (context: GraphQLContext, reason: FallbackReason, detail: string): typeof FELL_BACK => {
     fallbacks.inc({ reason });
     logger.debug({ requestId: context.requestId, reason, detail }, 'read served by the resolvers');
+    return FELL_BACK;
   };
-  let models: Models | undefined;
+
+  /** The plan for these variables, compiled on first use; a NotCompiled is kept as the answer too. */
+  const planFor = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): CompiledOperation | NotCompiled => {
+    let plans = plansByDocument.get(document);
+    if (!plans) plansByDocument.set(document, (plans = new Map()));
+    const key = `${operation.name?.value ?? ''}${directiveVariables(operation, variables)}`;
+    let plan = plans.get(key);
+    if (!plan) plans.set(key, (plan = compile(schema, document, operation, variables, models())));
+    return plan;
+  };
+
+  /** Runs a plan: its result, or FELL_BACK (counted) when the resolvers must answer. */
+  const run = async (
+    plan: CompiledOperation | NotCompiled,
+    operation: OperationDefinitionNode,
+    context: GraphQLContext,
+    variables: Variables,
+  ): Promise<ExecutionResult | typeof FELL_BACK> => {
+    if (plan instanceof NotCompiled) return fallBack(context, plan.reason, plan.message);
+    try {
+      // Serialized with json-text's `stringify` (yoga reads it from the result; REST always uses it):
+      // the records' JSON goes out as PostgreSQL wrote it.
+      const result = { data: await plan.read(context, variables), stringify } as ExecutionResult;
+      compiledReads.inc();
+      return result;
+    } catch (error) {
+      // The resolvers raise the same input errors, with their paths; a compiler gap is theirs to serve.
+      if (error instanceof NotCompiled) return fallBack(context, error.reason, error.message);
+      const appError = findAppError(error);
+      if (appError) return fallBack(context, 'invalid_arguments', appError.message);
+      compiledReads.inc();
+      return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []))] };
+    }
+  };
+
+  const coerce = (context: GraphQLContext, operation: OperationDefinitionNode, raw: Variables): Variables | typeof FELL_BACK => {
+    try {
+      return coerceVariables(schema, operation, raw);
+    } catch (error) {
+      if (error instanceof NotCompiled) return fallBack(context, error.reason, error.message);
+      throw error;
+    }
+  };
 
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const context = args.contextValue as GraphQLContext;
-      const operation = getOperationAST(args.document, args.operationName);
-      // Only queries are compiled (compileOperation relies on it); writes are not reads to count.
-      if (!operation || operation.operation !== 'query') return;
-      let variables: Variables;
-      let compiled: CompiledOperation | NotCompiled;
-      try {
-        variables = coerceVariables(args.schema, operation, (args.variableValues ?? {}) as Variables);
-        models ??= readModels();
-        compiled = planFor(plans, args.document, operation, variables, () =>
-          compileOperation(args.schema, args.document, operation, variables, models!),
-        );
-      } catch (error) {
-        if (error instanceof NotCompiled) return fallBack(context, error.reason, error.message);
-        throw error;
+    plugin: {
+      async onExecute({ args, setResultAndStopExecution }) {
+        const context = args.contextValue as GraphQLContext;
+        if (args.variableValues && decided.has(args.variableValues)) return;
+        const operation = getOperationAST(args.document, args.operationName);
+        // Only queries are compiled (compileOperation relies on it); writes are not reads to count.
+        if (!operation || operation.operation !== 'query') return;
+        const variables = coerce(context, operation, (args.variableValues ?? {}) as Variables);
+        if (variables === FELL_BACK) return;
+        const result = await run(planFor(args.schema, args.document, operation, variables), operation, context, variables);
+        if (result !== FELL_BACK) setResultAndStopExecution(result);
+      },
+    },
+
+    prepare(document) {
+      const operation = getOperationAST(document);
+      if (!operation || operation.operation !== 'query') return undefined;
+      // Every plan now, indexed by the bits of the Boolean variables, so a request looks nothing else up.
+      const booleans = (operation.variableDefinitions ?? []).filter((definition) => isBoolean(definition.type)).map((definition) => definition.variable.name.value);
+      const plans: (CompiledOperation | NotCompiled)[] = [];
+      for (let bits = 0; bits < 2 ** booleans.length; bits += 1) {
+        plans.push(planFor(schema, document, operation, Object.fromEntries(booleans.map((name, index) => [name, (bits & (1 << index)) !== 0]))));
       }
-      if (compiled instanceof NotCompiled) return fallBack(context, compiled.reason, compiled.message);
-      try {
-        // Yoga serializes a result with its own `stringify`: the records' JSON goes out as PostgreSQL wrote it.
-        setResultAndStopExecution({ data: await compiled.read(context, variables), stringify } as ExecutionResult);
-        compiledReads.inc();
-      } catch (error) {
-        // The resolvers raise the same input errors, with their paths; a compiler gap is theirs to serve.
-        if (error instanceof NotCompiled) return fallBack(context, error.reason, error.message);
-        const appError = findAppError(error);
-        if (appError) return fallBack(context, 'invalid_arguments', appError.message);
-        compiledReads.inc();
-        setResultAndStopExecution({ data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []))] });
-      }
+      return {
+        read: async (context, raw) => {
+          const variables = coerce(context, operation, raw);
+          if (variables === FELL_BACK) return FELL_BACK;
+          let bits = 0;
+          for (let index = 0; index < booleans.length && bits >= 0; index += 1) {
+            const value = variables[booleans[index]!];
+            // A nullable Boolean left out or null keys a plan of its own (planFor's key says `undefined`).
+            bits = value === true ? bits | (1 << index) : value === false ? bits : -1;
+          }
+          const plan = bits >= 0 ? plans[bits]! : planFor(schema, document, operation, variables);
+          const result = await run(plan, operation, context, variables);
+          if (result !== FELL_BACK) direct.inc();
+          return result;
+        },
+      };
+    },
+
+    resolversOnly(variables) {
+      decided.add(variables);
+      return variables;
     },
   };
 }
 
-function planFor(
-  plans: PlanCache,
+function compile(
+  schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Variables,
-  compile: () => CompiledOperation,
+  models: Models,
 ): CompiledOperation | NotCompiled {
-  let byKey = plans.get(document);
-  if (!byKey) plans.set(document, (byKey = new Map()));
-  const key = `${operation.name?.value ?? ''}${directiveVariables(operation, variables)}`;
-  let plan = byKey.get(key);
-  if (plan) return plan;
   try {
-    plan = compile();
+    return compileOperation(schema, document, operation, variables, models);
   } catch (error) {
-    if (!(error instanceof NotCompiled)) throw error;
-    plan = error;
+    if (error instanceof NotCompiled) return error;
+    throw error;
   }
-  byKey.set(key, plan);
-  return plan;
 }
 
 /** The boolean variables an operation declares: @skip/@include can only read these, so they key a plan. */

@@ -1,7 +1,8 @@
 /**
  * The GraphQL server: graphql-yoga over the Pothos schema, GraphiQL on browser GETs. REST runs its
  * prepared operations through the same envelop pipeline (run-operation.ts), so masking, context and
- * every plugin apply to both transports alike.
+ * every plugin apply to both transports alike; only its compiled reads, planned at start-up, skip it,
+ * with the same checks made by the REST handler (src/graphql/use-compiled-reads.ts, `prepare`).
  */
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';

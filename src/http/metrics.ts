@@ -15,6 +15,8 @@ export interface Metrics {
   handler: RequestHandler;
   /** For other modules' series (usage counting). */
   registry: Registry;
+  /** Counts a request served by the direct REST path (src/http/direct-rest.ts), not by express. */
+  countDirect(): void;
 }
 
 /** Paths served outside the REST route table, which stand for themselves. */
@@ -50,9 +52,15 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   for (const outcome of CSV_EXPORT_OUTCOMES) csvExports.inc({ outcome }, 0);
+  const direct = new Counter({
+    name: 'http_direct_rest_requests_total',
+    help: 'GETs of /api served straight from node:http, without express (nothing for express to transform: no body, compression, CORS, conditional request or CSV)',
+    registers: [registry],
+  });
 
   return {
     registry,
+    countDirect: () => direct.inc(),
     observe: (req, res, next) => {
       const stop = duration.startTimer();
       // 'close' also fires when the client leaves first: those requests count, as 499.

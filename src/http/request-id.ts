@@ -5,11 +5,12 @@ import { requestScope } from '../logger.ts';
 /** Incoming ids are echoed only when they look like ids, so a header cannot inject into logs. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// Only node:http's own request and response API (and res.locals), so the direct REST path runs it too.
 export const requestId: RequestHandler = (req, res, next) => {
-  const incoming = req.get('x-request-id');
-  const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = id;
-  res.set('X-Request-Id', id);
+  res.setHeader('X-Request-Id', id);
   // Everything served for this request runs inside its scope, so its log lines carry the id.
   requestScope.run({ requestId: id }, next);
 };

@@ -23,7 +23,8 @@ export function sendError(res: Response, error: AppError): void {
   sendResponse(res, [toErrorEnvelope(error), { status: error.status, headers: error.headers }]);
 }
 
-function toRestRequest(req: Request, res: Response): RestRequest {
+/** What the handler reads of an express request (src/http/direct-rest.ts builds the same from node:http). */
+export function toRestRequest(req: Request, res: Response): RestRequest {
   return {
     method: req.method,
     path: req.baseUrl + req.path,

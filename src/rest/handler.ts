@@ -3,7 +3,7 @@
  * route (404, or 405 with Allow), turns the request into variables, runs the prepared operation and
  * wraps the result. It never touches express.
  */
-import type { DocumentNode, GraphQLFormattedError } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLFormattedError } from 'graphql';
 import {
   AppError,
   findAppError,
@@ -17,6 +17,7 @@ import {
 } from '../errors.ts';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { OperationRun, OperationRunner } from '../graphql/run-operation.ts';
+import { FELL_BACK, type CompiledReads, type PreparedRead } from '../graphql/use-compiled-reads.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
@@ -36,6 +37,8 @@ interface CompiledRoute {
   paramNames: string[];
   document: DocumentNode;
   fields: string[];
+  /** The operation planned as compiled SQL at start-up, when compiled reads are on and it is a query. */
+  prepared: PreparedRead | undefined;
 }
 
 function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
@@ -56,8 +59,13 @@ export interface RestHandlerOptions {
   routes: readonly Route[];
   operations: PreparedOperations;
   run: OperationRunner;
-  /** Throws FORBIDDEN when the caller may not run the operation; called before parameters are read. */
-  authorize?(document: DocumentNode, context: GraphQLContext): void;
+  /**
+   * Throws FORBIDDEN when the caller may not run the operation: called before parameters are read,
+   * and again with the variables, as the pipeline's permission plugin would, before a prepared read.
+   */
+  authorize?(document: DocumentNode, context: GraphQLContext, variables?: Record<string, unknown>): void;
+  /** Compiled reads (COMPILED_READS): read routes are then served from their prepared plans, not through `execute`. */
+  compiledReads?: Pick<CompiledReads, 'prepare' | 'resolversOnly'> | undefined;
   onUnexpectedError(error: unknown, request: RestRequest): void;
 }
 
@@ -70,7 +78,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const compiled: CompiledRoute[] = options.routes.map((route) => {
     const document = options.operations.get(route.operation);
     if (!document) throw new Error(`Route ${route.id} names unknown operation ${route.operation}`);
-    return { route, ...compilePath(route.path), document, fields: recordFieldNames(document) };
+    const prepared = options.compiledReads?.prepare(document);
+    return { route, ...compilePath(route.path), document, fields: recordFieldNames(document), prepared };
   });
 
   // A request the handler serves in several passes (the CSV export runs one per page) is authenticated,
@@ -112,21 +121,28 @@ async function dispatch(
   runs: WeakMap<RestRequest, OperationRun>,
   request: RestRequest,
 ): Promise<RestResponse> {
-  const matches = compiled
-    .map((candidate) => ({ candidate, match: candidate.pattern.exec(request.path) }))
-    .filter((entry) => entry.match !== null);
-  if (matches.length === 0) throw new AppError('NOT_FOUND', `No endpoint at ${request.path}`);
-  const found = matches.find((entry) => entry.candidate.route.method === request.method);
+  let found: CompiledRoute | undefined;
+  let match: RegExpExecArray | null = null;
+  let allowed: Set<string> | undefined;
+  for (const candidate of compiled) {
+    const matched = candidate.pattern.exec(request.path);
+    if (!matched) continue;
+    (allowed ??= new Set()).add(candidate.route.method);
+    if (!found && candidate.route.method === request.method) [found, match] = [candidate, matched];
+  }
+  if (!allowed) throw new AppError('NOT_FOUND', `No endpoint at ${request.path}`);
   if (!found) {
-    const allow = [...new Set(matches.map((entry) => entry.candidate.route.method))].join(', ');
     throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, {
-      headers: { Allow: allow },
+      headers: { Allow: [...allowed].join(', ') },
     });
   }
 
-  const { candidate, match } = found;
+  const candidate = found;
   request.endpoint = `${candidate.route.method} ${candidate.route.path}`;
-  const params = Object.fromEntries(candidate.paramNames.map((name, index) => [name, decodePathParameter(name, match![index + 1]!)]));
+  const params: Record<string, string> = {};
+  candidate.paramNames.forEach((name, index) => {
+    params[name] = decodePathParameter(name, match![index + 1]!);
+  });
   // Authentication (400, 401, 429) happens here, in the first pass only; a refusal caches nothing.
   let run = runs.get(request);
   if (!run) {
@@ -138,11 +154,38 @@ async function dispatch(
   if (nulAt) throw validationError([{ path: nulAt, message: NUL_MESSAGE }]);
   const variables = candidate.route.toVariables(request, params);
   const fields = parseFieldSelection(request, candidate.fields);
-  const result = await run.execute(candidate.document, variables);
+  const argumentsFrom = BODY_METHODS.has(request.method) ? 'body' : 'query';
+  let result: ExecutionResult;
+  try {
+    result = await execute(candidate, options, run, variables);
+  } catch (error) {
+    // A refusal of the permission check is what the pipeline would have returned as its error.
+    const appError = findAppError(error);
+    if (appError) return errorResponse(appError, argumentsFrom);
+    throw error;
+  }
   // A resolver names its arguments (`limit`, `entity_ids`); over REST they came from the query or the body.
-  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), BODY_METHODS.has(request.method) ? 'body' : 'query');
+  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), argumentsFrom);
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: { ...headers } }];
+}
+
+/**
+ * The operation's result: from its prepared plan when it has one (the checks the pipeline's plugins
+ * make, made here: permissions with the variables, then the compiled read, counted as the plugin
+ * counts it), else, or when the read falls back, through the pipeline's `execute` to the resolvers.
+ */
+async function execute(
+  candidate: CompiledRoute,
+  options: RestHandlerOptions,
+  run: OperationRun,
+  variables: Record<string, unknown>,
+): Promise<ExecutionResult> {
+  if (!candidate.prepared) return run.execute(candidate.document, variables);
+  options.authorize?.(candidate.document, run.context, variables);
+  const result = await candidate.prepared.read(run.context, variables);
+  if (result !== FELL_BACK) return result;
+  return run.execute(candidate.document, options.compiledReads!.resolversOnly(variables) as Record<string, unknown>);
 }
 
 /** A path segment as text; a malformed escape or a NUL character is the client's 400. */

@@ -1,0 +1,99 @@
+/**
+ * A GET of /api/* whose answer no express middleware would transform is served straight from
+ * node:http: the same request id, metrics, usage counting and access log (the very middlewares, run
+ * here), the same REST handler (authentication, rate limit, permissions, the prepared read), and the
+ * response written as express's `res.send` writes it (headers in the same order, weak ETag,
+ * Content-Length), in one write. What express's router, request and response setup and body parser
+ * would add costs about a tenth of a small read. Anything else goes to express: a body, compression
+ * (Accept-Encoding), CORS, conditional requests (If-None-Match, If-Modified-Since, which `res.send`
+ * answers with 304), CSV (`format=`, or an Accept header other than JSON's), other methods.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { Request, RequestHandler, Response } from 'express';
+import { stringify } from '../compile/json-text.ts';
+import type { RestHandler, RestResponse } from '../rest/handler.ts';
+import { toRestRequest } from '../rest/express.ts';
+import { requestId } from './request-id.ts';
+
+export interface DirectRestOptions {
+  handle: RestHandler;
+  /** The app's middlewares that observe every request (metrics, usage counting, access log), in their order. */
+  observers: RequestHandler[];
+  /** CORS_ORIGINS set: every request goes through express, which owns that policy. */
+  cors: boolean;
+  /** Told of each request served here (a metric). */
+  onServed(): void;
+  /** The app's `etag fn` setting: the ETag express's `res.send` would give the body. */
+  etag: (body: Buffer, encoding?: BufferEncoding) => string | undefined;
+}
+
+/** Accept headers that mean JSON to `wantsCsv` (src/rest/csv-export.ts) without asking content negotiation. */
+const JSON_ACCEPT = new Set(['*/*', 'application/json']);
+
+/** Returns false, touching nothing, for a request express must serve. */
+export function directRest(options: DirectRestOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const noop = () => undefined;
+  return (req, res) => {
+    const url = req.url ?? '';
+    const headers = req.headers;
+    if (
+      options.cors ||
+      req.method !== 'GET' ||
+      !url.startsWith('/api/') ||
+      headers['accept-encoding'] !== undefined ||
+      headers['if-none-match'] !== undefined ||
+      headers['if-modified-since'] !== undefined ||
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+      headers['transfer-encoding'] !== undefined ||
+      (headers.accept !== undefined && !JSON_ACCEPT.has(headers.accept))
+    ) {
+      return false;
+    }
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    // Paths express's router would read otherwise (empty segments, a fragment) are left to it.
+    if (path.includes('//') || path.includes('#')) return false;
+    const query = queryAt === -1 ? {} : { ...parseQuery(url.slice(queryAt + 1)) };
+    if (query.format !== undefined) return false;
+
+    // What the middlewares and toRestRequest read of express's request and response, and no more.
+    const request = Object.assign(req, { baseUrl: '', path, query, body: undefined, get: (name: string) => header(req, name) }) as unknown as Request;
+    const response = Object.assign(res, { locals: {} }) as unknown as Response;
+    options.onServed();
+    requestId(request, response, () => {
+      for (const observe of options.observers) observe(request, response, noop);
+      options.handle(toRestRequest(request, response)).then(
+        (answer) => send(res, answer, options.etag),
+        (error: unknown) => {
+          // The handler answers every error itself; this is a bug, and the connection is all that is left.
+          res.destroy(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+    return true;
+  };
+}
+
+/** express's `req.get`: Referer and Referrer are one header. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const value = req.headers[lower === 'referrer' ? 'referer' : lower];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** src/rest/express.ts `sendResponse`, as express's `res.status().set()`, `res.type()` and `res.send()` write it. */
+function send(res: ServerResponse, [body, init]: RestResponse, etag: DirectRestOptions['etag']): void {
+  res.statusCode = init.status;
+  for (const [name, value] of Object.entries(init.headers)) res.setHeader(name, String(value));
+  if (init.status === 204 || body === undefined) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  const chunk = Buffer.from(stringify(body), 'utf8');
+  res.setHeader('Content-Length', chunk.length);
+  const tag = etag(chunk);
+  if (tag) res.setHeader('ETag', tag);
+  res.end(chunk);
+}
