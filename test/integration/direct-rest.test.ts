@@ -91,7 +91,11 @@ test.each([
 });
 
 test('refusals before the read are the same too: no token, a wrong client id', async () => {
-  for (const headers of [{ 'User-Agent': 'x/1', 'X-Request-Id': 'same-id' }, { ...admin.headers, 'X-Client-Id': 'other', 'X-Request-Id': 'same-id' }]) {
+  const refused: Record<string, string>[] = [
+    { 'User-Agent': 'x/1', 'X-Request-Id': 'same-id' },
+    { ...admin.headers, 'X-Client-Id': 'other', 'X-Request-Id': 'same-id' },
+  ];
+  for (const headers of refused) {
     const before = await directCount();
     const direct = await raw('/api/entities/1', headers);
     expect((await directCount()) - before).toBe(1);
