@@ -14,6 +14,7 @@ import { JsonText } from './json-text.ts';
 import type { Model, Models } from './model.ts';
 import { column, joinCondition, NotCompiled, Statement, table } from './statement.ts';
 import { whereSql } from './where.ts';
+import { CODECS } from '../values/codecs.ts';
 
 export interface CompiledList {
   model: Model;
@@ -102,23 +103,8 @@ async function pageValue(
   }
 }
 
-/**
- * A sort value as the driver should hand it to encodeCursor, so cursors are the resolvers' to the byte:
- * money as text (as a bigint prints), a decimal as Prisma's Decimal prints it, a date as the UTC
- * midnight Prisma reads it as; on both databases' drivers alike.
- */
-function cursorValue(key: SortKey, value: string): string {
-  switch (key.field.kind) {
-    case 'money':
-      return `${value}::text`;
-    case 'decimal':
-      return `trim_scale(${value})::text`;
-    case 'date':
-      return `(${value}::timestamp AT TIME ZONE 'UTC')`;
-    default:
-      return value;
-  }
-}
+/** A sort value as the driver should hand it to encodeCursor, so cursors are the resolvers' to the byte. */
+const cursorValue = (key: SortKey, value: string): string => CODECS[key.field.kind].sortValueSql(value);
 
 /** A sort key's value for a row: its column, or a column one to-one relation away. */
 function sortValue(statement: Statement, model: Model, key: SortKey): string {

@@ -25,6 +25,7 @@ import { stepName, stepQuery, type FollowPath, type StepQuery } from '../schema/
 import type { Model, Relation } from './model.ts';
 import { column, joinCondition, NotCompiled, table, type Statement } from './statement.ts';
 import { whereSql } from './where.ts';
+import { CODECS, SCALAR_KIND } from '../values/codecs.ts';
 
 export interface SelectionScope {
   statement: Statement;
@@ -118,30 +119,15 @@ function fieldSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, 
   throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
 }
 
-/** A column as the GraphQL scalar serializes it (scalars.ts): ISO texts for times, numbers for money. */
+/** A column as its GraphQL scalar serializes it (src/values/codecs.ts: ISO texts for times, numbers for money). */
 function scalarSql(type: GraphQLOutputType, value: string): string {
   const named = getNamedType(type);
-  if (!isScalarType(named)) throw new NotCompiled('scalar', `type ${named.name}`);
-  const list = isListType(isNonNullType(type) ? type.ofType : type);
-  switch (named.name) {
-    case 'Int':
-    case 'Float':
-    case 'String':
-    case 'Boolean':
-    case 'ID':
-      return value;
-    case 'Money':
-      if (list) throw new NotCompiled('scalar', 'Money list');
-      return value;
-    case 'DateTime':
-      if (list) throw new NotCompiled('scalar', 'DateTime list');
-      return `to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    case 'Date':
-      if (list) throw new NotCompiled('scalar', 'Date list');
-      return `to_char(${value}, 'YYYY-MM-DD')`;
-    default:
-      throw new NotCompiled('scalar', `scalar ${named.name}`);
-  }
+  const kind = isScalarType(named) ? SCALAR_KIND[named.name] : undefined;
+  if (!kind) throw new NotCompiled('scalar', `type ${named.name}`);
+  const { jsonSql } = CODECS[kind];
+  // A list's elements are compiled only when they are served as they are stored.
+  if (isListType(isNonNullType(type) ? type.ofType : type) && jsonSql(value) !== value) throw new NotCompiled('scalar', `${named.name} list`);
+  return jsonSql(value);
 }
 
 interface Hop {
@@ -213,7 +199,7 @@ function pathSql(scope: SelectionScope, field: GraphQLField<unknown, unknown>, m
 }
 
 function columnOfPath(field: GraphQLField<unknown, unknown>, path: FollowPath, value: string): string {
-  return path.asText ? `trim_scale(${value})::text` : scalarSql(field.type, value);
+  return path.asText ? CODECS.decimal.jsonSql(value) : scalarSql(field.type, value);
 }
 
 interface OrderTerm {

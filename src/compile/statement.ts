@@ -4,6 +4,7 @@
  */
 import { quoteIdentifier } from '../db/client.ts';
 import type { Models, Model } from './model.ts';
+import { toParameter } from '../values/codecs.ts';
 
 /**
  * Why an operation runs through the resolvers instead: a closed set, so that each can be counted
@@ -77,14 +78,6 @@ export class Statement {
     if (!model) throw new NotCompiled('relation', `model ${name}`);
     return model;
   }
-}
-
-function toParameter(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return value.map(toParameter);
-  if (value !== null && typeof value === 'object') return String(value); // Prisma Decimal
-  return value;
 }
 
 export const column = (alias: string, name: string): string => `${alias}.${quoteIdentifier(name)}`;

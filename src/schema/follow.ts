@@ -6,6 +6,7 @@
  * resolver, and the compiler (src/compile/select.ts) the same path, so the resolver and the compiled
  * statement cannot disagree on what the field means, and the compiler reads no library's internals.
  */
+import { CODECS } from '../values/codecs.ts';
 
 /** One relation on the way, with the Prisma arguments of a list relation (`where`, `orderBy`). */
 export type Step = string | readonly [relation: string, query: StepQuery];
@@ -93,7 +94,7 @@ export function followColumn(steps: readonly Step[], column: string, options: { 
     select: selectAlong([...steps, column], true),
     resolve: (parent: unknown): never => {
       const value = walk(parent, [...steps, column]) ?? null;
-      return (options.asText && value !== null ? String(value) : value) as never;
+      return (options.asText ? CODECS.decimal.serialize(value) : value) as never;
     },
     extensions: { follow: path },
   };

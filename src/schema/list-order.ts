@@ -4,9 +4,9 @@
  * there ("after this row"), at constant cost however deep (PostgreSQL row comparison, via Prisma where).
  */
 import { createHash } from 'node:crypto';
-import { closeMatches, sortableFields, type Resource, type SortableField, type ValueKind } from '../filter/index.ts';
-import { FIRST_DATE, LAST_DATE } from '../filter/values.ts';
+import { closeMatches, sortableFields, type Resource, type SortableField } from '../filter/index.ts';
 import { validationError } from '../errors.ts';
+import { CODECS, NOT_OURS, type CursorValue } from '../values/codecs.ts';
 
 export type Direction = 'asc' | 'desc';
 
@@ -57,7 +57,6 @@ export function toOrderBy(keys: SortKey[]): object[] {
 
 // ───────────── cursors ─────────────
 
-type CursorValue = string | number | boolean | null;
 
 interface CursorPayload {
   /** The sort the cursor was made for. */
@@ -76,53 +75,6 @@ function readPath(row: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>((value, key) => (value == null ? value : (value as Record<string, unknown>)[key]), row);
 }
 
-function encodeValue(value: unknown): CursorValue {
-  if (value == null) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return String(value); // Prisma Decimal
-}
-
-const NOT_OURS = Symbol('not a value encodeValue makes');
-const INT8_MIN = -(2n ** 63n);
-const INT8_MAX = 2n ** 63n - 1n;
-
-/**
- * A cursor value back to what the keyset condition compares, checked against the sort key's kind:
- * a cursor travels through clients, so nothing in it is used before it has the exact shape
- * encodeValue gives (an object or a string where a number belongs never reaches the query).
- */
-function decodeValue(value: unknown, kind: ValueKind): unknown {
-  if (value === null) return null;
-  switch (kind) {
-    case 'int':
-      return Number.isInteger(value) && (value as number) >= -2_147_483_648 && (value as number) <= 2_147_483_647 ? value : NOT_OURS;
-    case 'float':
-      return typeof value === 'number' && Number.isFinite(value) ? value : NOT_OURS;
-    case 'decimal':
-      return typeof value === 'number' || (typeof value === 'string' && /^-?\d{1,40}(\.\d{1,40})?$/.test(value)) ? value : NOT_OURS;
-    case 'money': {
-      if (typeof value !== 'string' || !/^-?\d{1,19}$/.test(value)) return NOT_OURS;
-      const money = BigInt(value);
-      return money >= INT8_MIN && money <= INT8_MAX ? money : NOT_OURS;
-    }
-    case 'bool':
-      return typeof value === 'boolean' ? value : NOT_OURS;
-    case 'date':
-    case 'datetime': {
-      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return NOT_OURS;
-      // Within the years every date of the API stays in (src/filter/values.ts); ISO text of one shape orders as it reads.
-      if (value < FIRST_DATE || value.slice(0, 10) > LAST_DATE) return NOT_OURS;
-      const date = new Date(value);
-      return Number.isNaN(date.getTime()) ? NOT_OURS : date;
-    }
-    case 'string':
-    case 'uuid':
-      return typeof value === 'string' && !value.includes('\u0000') ? value : NOT_OURS;
-  }
-}
-
 /** A sort signature as this API writes one, safe to repeat in a message. */
 const SORT_SIGNATURE = /^-?[a-z_]{1,64}(,-?[a-z_]{1,64}){0,15}$/;
 
@@ -130,7 +82,10 @@ export function encodeCursor(keys: SortKey[], filter: string | null | undefined,
   const payload: CursorPayload = {
     s: sortSignature(keys),
     f: filterDigest(filter),
-    v: keys.map((key) => encodeValue(readPath(row, key.field.path))),
+    v: keys.map((key) => {
+      const value = readPath(row, key.field.path);
+      return value == null ? null : CODECS[key.field.kind].toCursor(value);
+    }),
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
@@ -157,7 +112,8 @@ export function decodeCursor(cursor: string, keys: SortKey[], filter: string | n
   }
   if (payload.v.length !== keys.length) throw invalid('is not a cursor this API issued');
   return keys.map((key, index) => {
-    const value = decodeValue(payload.v[index], key.field.kind);
+    const raw = payload.v[index];
+    const value = raw === null ? null : CODECS[key.field.kind].fromCursor(raw);
     if (value === NOT_OURS || (value === null && !key.field.nullable)) throw invalid('is not a cursor this API issued');
     return value;
   });

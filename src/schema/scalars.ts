@@ -1,5 +1,6 @@
-/** Custom scalars: timestamps and dates as ISO 8601 strings, money as JSON numbers. */
+/** Custom scalars: timestamps and dates as ISO 8601 strings, money as JSON numbers (src/values/codecs.ts). */
 import { GraphQLError, Kind } from 'graphql';
+import { CODECS } from '../values/codecs.ts';
 import { builder } from './builder.ts';
 
 const toDate = (value: unknown, what: string): Date => {
@@ -10,21 +11,21 @@ const toDate = (value: unknown, what: string): Date => {
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 date-time in UTC, e.g. 2026-11-21T09:30:00.000Z',
-  serialize: (value) => (value instanceof Date ? value.toISOString() : value),
+  serialize: CODECS.datetime.serialize,
   parseValue: (value) => toDate(value, 'DateTime'),
   parseLiteral: (ast) => toDate(ast.kind === Kind.STRING ? ast.value : undefined, 'DateTime'),
 });
 
 builder.scalarType('Date', {
   description: 'An ISO 8601 calendar date, e.g. 2026-11-21',
-  serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
+  serialize: CODECS.date.serialize,
   parseValue: (value) => toDate(value, 'Date'),
   parseLiteral: (ast) => toDate(ast.kind === Kind.STRING ? ast.value : undefined, 'Date'),
 });
 
 builder.scalarType('Money', {
   description: 'An amount in whole US dollars',
-  serialize: (value) => Number(value),
+  serialize: CODECS.money.serialize,
   parseValue: (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new GraphQLError('Money must be an integer');
     return BigInt(value);
