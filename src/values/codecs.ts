@@ -132,13 +132,13 @@ export const CODECS: Readonly<Record<ValueKind, ValueCodec>> = Object.freeze({
 
 /**
  * The codec a GraphQL scalar's columns are written with: the kind that scalar serves (a decimal served
- * as text is declared as one: `followColumn(..., { asText: true })`).
+ * as text is declared as one: `followColumn(..., { asText: true })`). `ID` is not here: it serializes
+ * an integer column as a string, which no codec writes, so such a field is served by its resolver.
  */
 export const SCALAR_KIND: Readonly<Record<string, ValueKind>> = Object.freeze({
   Int: 'int',
   Float: 'float',
   String: 'string',
-  ID: 'string',
   Boolean: 'bool',
   Money: 'money',
   Date: 'date',
