@@ -10,8 +10,9 @@ import type { TypedValue, ValueKind } from './fields/types.ts';
  */
 export type ValueResult = { ok: true; value: TypedValue } | { ok: false; expected: string; outOfRange?: string };
 
-const INT4 = { min: -2147483648, max: 2147483647 };
-const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+/** What PostgreSQL's int4 and int8 columns hold. */
+export const INT4 = { min: -2147483648, max: 2147483647 };
+export const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 
 /**
  * The dates every date and date-time value of the API stays within: years 1 to 9999. PostgreSQL has

@@ -6,7 +6,7 @@
  * CSV cells are the response JSON's values as text (src/rest/csv-export.ts), so they need nothing here.
  */
 import type { ValueKind } from '../filter/fields/types.ts';
-import { FIRST_DATE, LAST_DATE } from '../filter/values.ts';
+import { FIRST_DATE, INT4, INT8, LAST_DATE } from '../filter/values.ts';
 
 /** A value a cursor carries (JSON). */
 export type CursorValue = string | number | boolean | null;
@@ -31,8 +31,6 @@ export interface ValueCodec {
   fromCursor(value: unknown): unknown;
 }
 
-const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
-const INT8 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const same = (sql: string): string => sql;
