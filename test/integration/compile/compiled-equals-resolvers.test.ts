@@ -19,6 +19,7 @@ import { FALLBACK_REASONS } from '../../../src/compile/statement.ts';
 import { getSchema } from '../../../src/schema/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { compiledReadsMovedBy, readCompiledReadCounters } from '../../helpers/compiled-reads.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
 const statements: string[] = [];
@@ -44,16 +45,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-/** The compiled app's counters: operations compiled, and fallbacks by reason. */
-async function readCounters(app: TestApp): Promise<{ compiled: number; fallbacks: Record<string, number> }> {
-  const text = await (await app.fetch('/metrics')).text();
-  const compiledLine = /^compiled_reads_total (\d+)$/m.exec(text);
-  const fallbacks = Object.fromEntries(
-    [...text.matchAll(/^compiled_reads_fallback_total\{reason="(\w+)"\} (\d+)$/gm)].map(([, reason, count]) => [reason!, Number(count)]),
-  );
-  return { compiled: Number(compiledLine?.[1] ?? NaN), fallbacks };
-}
-
 /**
  * What the compiled app must have done for one request: compiled each of its `operations`, or fallen
  * back for `reason`; 'refused' when the request is refused before any operation runs.
@@ -62,15 +53,10 @@ type Path = { operations: number } | { reason: string } | 'refused';
 const COMPILED: Path = { operations: 1 };
 
 async function expectPath(label: string, path: Path, request: () => Promise<void>): Promise<void> {
-  const before = await readCounters(compiled.app);
-  await request();
-  const after = await readCounters(compiled.app);
-  const fellBack = Object.entries(after.fallbacks)
-    .filter(([reason, count]) => count !== before.fallbacks[reason])
-    .map(([reason, count]) => ({ reason, count: count - (before.fallbacks[reason] ?? 0) }));
-  if (path === 'refused') expect({ compiled: after.compiled - before.compiled, fellBack }, label).toEqual({ compiled: 0, fellBack: [] });
-  else if ('reason' in path) expect({ compiled: after.compiled - before.compiled, fellBack }, label).toEqual({ compiled: 0, fellBack: [{ reason: path.reason, count: 1 }] });
-  else expect({ compiled: after.compiled - before.compiled, fellBack }, label).toEqual({ compiled: path.operations, fellBack: [] });
+  const { compiled: count, fallbacks } = await compiledReadsMovedBy(compiled.app, request);
+  const expected =
+    path === 'refused' ? { count: 0, fallbacks: {} } : 'reason' in path ? { count: 0, fallbacks: { [path.reason]: 1 } } : { count: path.operations, fallbacks: {} };
+  expect({ count, fallbacks }, label).toEqual(expected);
 }
 
 interface Answer {
@@ -109,7 +95,7 @@ async function sameOverGraphQL(query: string, variables: Record<string, unknown>
 
 test('the reference app has no compiled path; the compiled app counts every reason, from zero', async () => {
   expect(await (await resolvers.app.fetch('/metrics')).text()).not.toMatch(/^compiled_reads/m);
-  const { compiled: count, fallbacks } = await readCounters(compiled.app);
+  const { compiled: count, fallbacks } = await readCompiledReadCounters(compiled.app);
   expect(count).toBeGreaterThanOrEqual(0);
   expect(Object.keys(fallbacks).sort()).toEqual([...FALLBACK_REASONS].sort());
 });

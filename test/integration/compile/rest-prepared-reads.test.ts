@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { compiledReadsMovedBy } from '../../helpers/compiled-reads.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
 let db: TestDatabase;
@@ -28,33 +29,15 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-interface Counters {
-  compiled: number;
-  direct: number;
-  fallbacks: Record<string, number>;
-}
-
-async function counters(): Promise<Counters> {
-  const text = await (await app.fetch('/metrics')).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
-  const fallbacks = Object.fromEntries(
-    [...text.matchAll(/^compiled_reads_fallback_total\{reason="(\w+)"\} (\d+)$/gm)].filter(([, , count]) => count !== '0').map(([, reason, count]) => [reason!, Number(count)]),
-  );
-  return { compiled: value('compiled_reads_total'), direct: value('compiled_reads_direct_total'), fallbacks };
-}
-
 /** What one request moved: operations compiled, of those served directly, and fallbacks by reason. */
 async function moved(request: () => Promise<Response>): Promise<{ status: number; compiled: number; direct: number; fallbacks: Record<string, number> }> {
-  const before = await counters();
-  const response = await request();
-  await response.arrayBuffer();
-  const after = await counters();
-  const fallbacks = Object.fromEntries(
-    Object.entries(after.fallbacks)
-      .map(([reason, count]) => [reason, count - (before.fallbacks[reason] ?? 0)] as const)
-      .filter(([, count]) => count !== 0),
-  );
-  return { status: response.status, compiled: after.compiled - before.compiled, direct: after.direct - before.direct, fallbacks };
+  let status = 0;
+  const counters = await compiledReadsMovedBy(app, async () => {
+    const response = await request();
+    await response.arrayBuffer();
+    status = response.status;
+  });
+  return { status, ...counters };
 }
 
 test('a list page, a record and a total are served directly from their prepared plans', async () => {
