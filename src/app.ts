@@ -16,7 +16,7 @@ import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createCompiledReads } from './graphql/use-compiled-reads.ts';
-import { readModels, type Models } from './compile/model.ts';
+import { readModels } from './compile/model.ts';
 import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
@@ -81,8 +81,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   const metrics = createMetrics();
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
-  let models: Models | undefined;
-  const compiledReads = config.COMPILED_READS ? createCompiledReads(logger, metrics.registry, schema, () => (models ??= readModels())) : undefined;
+  const compiledReads = config.COMPILED_READS ? createCompiledReads(logger, metrics.registry, schema, readModels()) : undefined;
   const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, plugins: [
     useAuthenticateFirst(auth.authenticate),
     usePermissions(),

@@ -51,7 +51,7 @@ export interface CompiledReads {
  * `compiled_reads_direct_total` counts, of the compiled ones, those served without the GraphQL
  * pipeline (REST routes planned at start-up).
  */
-export function createCompiledReads(logger: Logger, registry: Registry, schema: GraphQLSchema, models: () => Models): CompiledReads {
+export function createCompiledReads(logger: Logger, registry: Registry, schema: GraphQLSchema, models: Models): CompiledReads {
   const plansByDocument = new WeakMap<DocumentNode, Plans>();
   const decided = new WeakSet<object>();
   // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
@@ -81,7 +81,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
     if (!plans) plansByDocument.set(document, (plans = new Map()));
     const key = `${operation.name?.value ?? ''}${directiveVariables(operation, variables)}`;
     let plan = plans.get(key);
-    if (!plan) plans.set(key, (plan = compile(schema, document, operation, variables, models())));
+    if (!plan) plans.set(key, (plan = compile(schema, document, operation, variables, models)));
     return plan;
   };
 
