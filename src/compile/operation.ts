@@ -28,6 +28,7 @@ import type { Model, Models } from './model.ts';
 import { collectFields, objectOfFields, subfields, type SelectionScope } from './select.ts';
 import { column, NotCompiled, Statement, table } from './statement.ts';
 import { whereSql } from './where.ts';
+import { toParameter } from '../values/codecs.ts';
 
 export type Variables = Readonly<Record<string, unknown>>;
 
@@ -146,11 +147,37 @@ function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, u
   const model = modelOf(scope, type);
   const fields = subfields(scope, type, nodes);
   const selection = objectOfFields(scope, type, model, 'r', fields);
-  return async (context, args, selectionParams) => {
+  const recordStatement = (selectionParams: readonly unknown[], id: number) => {
     const statement = new Statement(scope.statement.models, selectionParams, 'w');
-    const where = whereSql(statement, model, 'r', definition.where(args.id as number));
+    const where = whereSql(statement, model, 'r', definition.where(id));
     const sql = `SELECT ${selection}::text AS j FROM ${table(model)} r WHERE ${where} ORDER BY ${column('r', 'id')} LIMIT 1`;
-    const [row] = await context.sql.prepared<{ j: string }>(sql, statement.params, context.signal);
+    return { sql, params: statement.params };
+  };
+  // The statement is the same for every id but for the id's own parameter: written once, so a request
+  // binds one value and sends a text (and statement name) it has sent before.
+  const template = idTemplate(recordStatement(scope.statement.params, 1), recordStatement(scope.statement.params, 2));
+  const read = async (context: GraphQLContext, sql: string, params: readonly unknown[]) => {
+    const [row] = await context.sql.prepared<{ j: string }>(sql, params, context.signal);
     return row ? new JsonText(row.j) : null;
   };
+  return async (context, args, selectionParams) => {
+    if (template) {
+      const params = [...template.params];
+      params[template.idAt] = toParameter(args.id);
+      return read(context, template.sql, params);
+    }
+    const { sql, params } = recordStatement(selectionParams, args.id as number);
+    return read(context, sql, params);
+  };
+}
+
+/**
+ * The statement written for two ids as one text whose only difference is the id's parameter, or
+ * undefined when the where depends on the id in some other way (then each request writes its own).
+ */
+function idTemplate(one: { sql: string; params: unknown[] }, two: { sql: string; params: unknown[] }): { sql: string; params: unknown[]; idAt: number } | undefined {
+  if (one.sql !== two.sql || one.params.length !== two.params.length) return undefined;
+  const differing = one.params.flatMap((value, index) => (Object.is(value, two.params[index]) ? [] : [index]));
+  if (differing.length !== 1 || one.params[differing[0]!] !== toParameter(1)) return undefined;
+  return { sql: one.sql, params: one.params, idAt: differing[0]! };
 }
