@@ -92,7 +92,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   const handleRest = createRestHandler({
     routes,
     operations,
-    run: createOperationRunner(graphql),
+    run: createOperationRunner(graphql, createContext),
     compiledReads,
     authorize: (document, context, variables) => authorizeOperation(document, context.principal, { schema, variables }),
     onUnexpectedError: (error, request) =>

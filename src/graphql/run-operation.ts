@@ -1,12 +1,13 @@
 /**
- * Runs prepared (already parsed and validated) operations through yoga's envelop pipeline. REST uses
- * this: no HTTP round trip and no re-parsing, yet the same plugins and context as /graphql.
+ * Runs prepared (already parsed and validated) operations for REST: no HTTP round trip and no
+ * re-parsing, yet the same context and, through yoga's envelop pipeline, the same plugins as /graphql.
  * Building the context is a separate step so REST can authenticate and authorize a request before it
- * validates parameters, in the contract's order of checks.
+ * validates parameters, in the contract's order of checks. The pipeline is entered only when an
+ * operation runs through `execute`: a read served from its compiled plan never needs it.
  */
 import type { DocumentNode, ExecutionResult } from 'graphql';
 import type { GraphQLContext } from '../schema/context.ts';
-import type { GraphQLServer, TransportContext } from './yoga.ts';
+import type { ContextFactory, GraphQLServer, TransportContext } from './yoga.ts';
 
 export interface OperationRun {
   /** The request's GraphQL context (where authentication happens; may throw an AppError). */
@@ -16,14 +17,16 @@ export interface OperationRun {
 
 export type OperationRunner = (transport: TransportContext) => Promise<OperationRun>;
 
-export function createOperationRunner(server: GraphQLServer): OperationRunner {
+/** `createContext` is the one the server was built with, so both ways give an operation the same context. */
+export function createOperationRunner(server: GraphQLServer, createContext: ContextFactory): OperationRunner {
   return async (transport) => {
-    const { execute, contextFactory, schema } = server.getEnveloped({ ...transport, params: { query: undefined } });
-    const context = (await contextFactory()) as GraphQLContext;
+    const context = await createContext(transport);
     return {
       context,
-      execute: async (document, variables) =>
-        (await execute({ schema, document, variableValues: variables, contextValue: context })) as ExecutionResult,
+      execute: async (document, variables) => {
+        const { execute, schema } = server.getEnveloped({ ...transport, params: { query: undefined } });
+        return (await execute({ schema, document, variableValues: variables, contextValue: context })) as ExecutionResult;
+      },
     };
   };
 }
