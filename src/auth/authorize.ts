@@ -43,7 +43,7 @@ export interface AuthorizeOptions {
 export function authorizeOperation(document: DocumentNode, principal: Principal | null, options: AuthorizeOptions): void {
   if (!principal) throw new AppError('UNAUTHORIZED', 'Authentication is required', { headers: { 'WWW-Authenticate': 'Bearer' } });
   const missing = new Set<string>();
-  for (const field of rootFields(document, options.operationName)) {
+  for (const field of rootFieldsOnce(document, options.operationName)) {
     if (field.node.name.value.startsWith('__')) continue;
     const rule = rootFieldRule(options.schema, field.key);
     // Fail closed: a field nobody declared a rule for is nobody's to call.
@@ -127,6 +127,17 @@ function literalValue(node: ValueNode, variables: AuthorizeOptions['variables'])
   if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
   if (node.kind === Kind.LIST) return node.values.map((item) => literalValue(item, variables));
   return undefined;
+}
+
+/** Per document and operation name, like the type permissions: a document is walked once. */
+const rootFieldCache = new WeakMap<DocumentNode, Map<string, readonly RootField[]>>();
+
+function rootFieldsOnce(document: DocumentNode, operationName?: string | null): readonly RootField[] {
+  let byName = rootFieldCache.get(document);
+  if (!byName) rootFieldCache.set(document, (byName = new Map()));
+  let fields = byName.get(operationName ?? '');
+  if (!fields) byName.set(operationName ?? '', (fields = rootFields(document, operationName)));
+  return fields;
 }
 
 /**
