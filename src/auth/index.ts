@@ -66,16 +66,19 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
     ensureOrganization: createOrganizationRegistry(sql),
     externalIssuer: config.OIDC_ISSUER,
   });
+  // Once per request, however many hands it passes through: keyed by the request's response-header
+  // bag, the one object every copy of a transport context shares (yoga copies the one it is given).
   const results = new WeakMap<object, Promise<Authentication>>();
   const authenticate = (request: AuthenticationRequest): Promise<Authentication> => {
-    let result = results.get(request);
+    const key = request.responseHeaders ?? request;
+    let result = results.get(key);
     if (!result) {
       result = authenticator(request).then((authentication) => {
         // Every response to an authenticated request carries them, errors included.
         for (const [name, value] of Object.entries(authentication.responseHeaders)) request.responseHeaders?.set(name, value);
         return authentication;
       });
-      results.set(request, result);
+      results.set(key, result);
     }
     return result;
   };

@@ -27,8 +27,8 @@ export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin
         (context as TransportContext).publicIntrospection = true;
         return;
       }
-      // The yoga server context is the transport object app.ts passed in; the context factory
-      // receives the same object, so it reuses this result.
+      // The yoga server context is a copy of the transport app.ts passed in: authentication is
+      // remembered per request (src/auth/index.ts), so the context factory reuses this result.
       await authenticate(context as TransportContext);
     },
   };
