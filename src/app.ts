@@ -16,6 +16,7 @@ import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createCompiledReads } from './graphql/use-compiled-reads.ts';
+import { directGraphQL, type DirectGraphQL } from './graphql/direct-graphql.ts';
 import { readModels } from './compile/model.ts';
 import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
@@ -88,6 +89,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     // Last: it answers only what every plugin before it let through.
     ...(compiledReads ? [compiledReads.plugin] : []),
   ] });
+  // Documents the pipeline has served compiled are served again without it (src/graphql/direct-graphql.ts).
+  const serveDirect: DirectGraphQL = compiledReads
+    ? directGraphQL({ schema, compiledReads, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT })
+    : async () => false;
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
@@ -160,8 +165,11 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
       },
       signal: clientGone(res),
     };
-    // handle() answers some requests (the GraphiQL page) synchronously and returns no promise.
-    Promise.resolve(graphql.handle(req, res, transport)).catch(next);
+    serveDirect(req, res, transport)
+      .then(async (served) => {
+        if (!served) await graphql.handle(req, res, transport);
+      })
+      .catch(next);
   });
 
   app.use('/api', restRouter(handleRest));

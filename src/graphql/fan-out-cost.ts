@@ -150,8 +150,10 @@ function overLimit(cost: number, maxCost: number): GraphQLError {
   );
 }
 
-/** Refuses /graphql operations over `maxCost` before they execute (REST's have no query text). */
-/** Refuses an operation that could reach more than `maxCost` records (GRAPHQL_MAX_FAN_OUT). */
+/**
+ * Refuses an operation that could reach more than `maxCost` records (GRAPHQL_MAX_FAN_OUT) before it
+ * executes: /graphql operations only (REST's have no query text).
+ */
 export function useFanOutCost(maxCost: number): Plugin {
   return {
     onExecute: ({ args, setResultAndStopExecution }) => {

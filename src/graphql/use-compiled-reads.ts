@@ -43,7 +43,17 @@ export interface CompiledReads {
    * plugin lets it through to the resolvers without counting it again.
    */
   resolversOnly(variables: Variables): Variables;
+  /** A /graphql document (by its text) the plugin has served compiled: validated then, planned now (src/graphql/direct-graphql.ts). */
+  knownDocument(query: string): DocumentNode | undefined;
+  /**
+   * The operation's response body (`{"data":...}`) from its compiled plan, counted as compiled and
+   * direct; undefined, with nothing counted, when the pipeline must serve it (it then counts it).
+   */
+  readDirect(document: DocumentNode, operation: OperationDefinitionNode, context: GraphQLContext, variables: Variables): Promise<string | undefined>;
 }
+
+/** Documents remembered by text for the direct /graphql path; all are forgotten when it fills. */
+const KNOWN_DOCUMENTS_KEPT = 1_000;
 
 /**
  * Every query operation is counted once: served compiled (`compiled_reads_total`) or left to the
@@ -53,13 +63,19 @@ export interface CompiledReads {
  */
 export function createCompiledReads(logger: Logger, registry: Registry, schema: GraphQLSchema, models: Models): CompiledReads {
   const plansByDocument = new WeakMap<DocumentNode, Plans>();
+  const knownDocuments = new Map<string, DocumentNode>();
+  const remember = (query: unknown, document: DocumentNode) => {
+    if (typeof query !== 'string' || knownDocuments.get(query) === document) return;
+    if (knownDocuments.size >= KNOWN_DOCUMENTS_KEPT) knownDocuments.clear();
+    knownDocuments.set(query, document);
+  };
   const decided = new WeakSet<object>();
   // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
   const maskError = createErrorMasker(logger);
   const compiledReads = new Counter({ name: 'compiled_reads_total', help: 'Query operations served by compiled SQL', registers: [registry] });
   const direct = new Counter({
     name: 'compiled_reads_direct_total',
-    help: 'Of compiled_reads_total, the operations served without the GraphQL pipeline (REST routes planned at start-up)',
+    help: 'Of compiled_reads_total, the operations served without the GraphQL pipeline (REST routes planned at start-up, /graphql documents served compiled before)',
     registers: [registry],
   });
   const fallbacks = new Counter({
@@ -129,7 +145,10 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
         const variables = coerce(context, operation, (args.variableValues ?? {}) as Variables);
         if (variables === FELL_BACK) return;
         const result = await run(planFor(args.schema, args.document, operation, variables), operation, context, variables);
-        if (result !== FELL_BACK) setResultAndStopExecution(result);
+        if (result === FELL_BACK) return;
+        // yoga's initial context carries the request's GraphQL parameters: the text this document came from.
+        if (!result.errors) remember((context as { params?: { query?: unknown } }).params?.query, args.document);
+        setResultAndStopExecution(result);
       },
     },
 
@@ -158,6 +177,29 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
           return result;
         },
       };
+    },
+
+    knownDocument: (query) => knownDocuments.get(query),
+
+    async readDirect(document, operation, context, raw) {
+      let variables: Variables;
+      try {
+        variables = coerceVariables(schema, operation, raw);
+      } catch {
+        return undefined;
+      }
+      const plan = planFor(schema, document, operation, variables);
+      if (plan instanceof NotCompiled) return undefined;
+      let data: Record<string, unknown>;
+      try {
+        data = await plan.read(context, variables);
+      } catch {
+        // An argument the resolvers word, a compiler gap, or a failure the pipeline reports: all its.
+        return undefined;
+      }
+      compiledReads.inc();
+      direct.inc();
+      return stringify({ data });
     },
 
     resolversOnly(variables) {

@@ -1,0 +1,78 @@
+/**
+ * A /graphql request whose document the pipeline has already validated and served from compiled SQL
+ * is answered again without yoga: its parse, validation and envelop hooks cost more than the read for a
+ * small query. The checks the pipeline makes are made here, in its order, with the same functions:
+ * authentication (before anything else, as `useAuthenticateFirst`), the fan-out limit and the access
+ * rules with the variables (as `useFanOutCost` and `usePermissions`), then the compiled read. The
+ * document's validation and armor limits depend on its text alone, so having passed them once it passes
+ * them again.
+ *
+ * Whenever any of those says no (a refused token, a permission, a limit, variables or arguments the
+ * resolvers must word), nothing has been answered or counted, and the request goes on to yoga, which
+ * makes the same checks again and answers as always: authentication is remembered per request
+ * (src/auth/index.ts), so it is neither repeated nor charged twice.
+ */
+import { getOperationAST, type GraphQLSchema } from 'graphql';
+import type { Request, Response } from 'express';
+import { authorizeOperation } from '../auth/authorize.ts';
+import type { Variables } from '../compile/operation.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import type { CompiledReads } from './use-compiled-reads.ts';
+import { fanOutCost } from './fan-out-cost.ts';
+import type { ContextFactory, TransportContext } from './yoga.ts';
+
+export interface DirectGraphQLOptions {
+  schema: GraphQLSchema;
+  compiledReads: Pick<CompiledReads, 'knownDocument' | 'readDirect'>;
+  /** The context factory yoga is given: it authenticates, and its refusal is left to yoga to word. */
+  createContext: ContextFactory;
+  /** GRAPHQL_MAX_FAN_OUT. */
+  maxFanOut: number;
+}
+
+/** Accept headers for which yoga answers `application/json` (the GraphQL-over-HTTP legacy media type). */
+const JSON_ACCEPT = new Set([undefined, '*/*', 'application/json']);
+const BODY_KEYS = new Set(['query', 'variables', 'operationName']);
+
+/** Resolves true when the request was answered here; false when it must go on to yoga, untouched. */
+export type DirectGraphQL = (req: Request, res: Response, transport: TransportContext) => Promise<boolean>;
+
+export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
+  return async (req, res, transport) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (req.method !== 'POST' || req.path !== '/' || !JSON_ACCEPT.has(req.headers.accept) || !isPlainObject(body)) return false;
+    if (!Object.keys(body).every((key) => BODY_KEYS.has(key))) return false;
+    const { query, variables = null, operationName = null } = body;
+    if (typeof query !== 'string' || (variables !== null && !isPlainObject(variables)) || (operationName !== null && typeof operationName !== 'string')) return false;
+    const document = options.compiledReads.knownDocument(query);
+    const operation = document && getOperationAST(document, operationName);
+    if (!document || operation?.operation !== 'query') return false;
+
+    let context: GraphQLContext;
+    try {
+      context = await options.createContext(transport);
+    } catch {
+      return false;
+    }
+    const raw = (variables ?? {}) as Variables;
+    if (fanOutCost(options.schema, document, operation, raw) > options.maxFanOut) return false;
+    try {
+      authorizeOperation(document, context.principal, { schema: options.schema, variables: raw, operationName });
+    } catch {
+      return false;
+    }
+    const text = await options.compiledReads.readDirect(document, operation, context, raw);
+    if (text === undefined) return false;
+    // As yoga writes a result (and useResponseHeaders adds the transport's headers after its own).
+    const chunk = Buffer.from(text, 'utf8');
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('content-length', chunk.length);
+    transport.responseHeaders.forEach((value, name) => res.setHeader(name, value));
+    res.end(chunk);
+    return true;
+  };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
