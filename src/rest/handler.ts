@@ -123,15 +123,17 @@ async function dispatch(
 ): Promise<RestResponse> {
   let found: CompiledRoute | undefined;
   let match: RegExpExecArray | null = null;
-  let allowed: Set<string> | undefined;
   for (const candidate of compiled) {
-    const matched = candidate.pattern.exec(request.path);
-    if (!matched) continue;
-    (allowed ??= new Set()).add(candidate.route.method);
-    if (!found && candidate.route.method === request.method) [found, match] = [candidate, matched];
+    if (candidate.route.method !== request.method) continue;
+    match = candidate.pattern.exec(request.path);
+    if (match) {
+      found = candidate;
+      break;
+    }
   }
-  if (!allowed) throw new AppError('NOT_FOUND', `No endpoint at ${request.path}`);
   if (!found) {
+    const allowed = new Set(compiled.filter((candidate) => candidate.pattern.test(request.path)).map((candidate) => candidate.route.method));
+    if (!allowed.size) throw new AppError('NOT_FOUND', `No endpoint at ${request.path}`);
     throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, {
       headers: { Allow: [...allowed].join(', ') },
     });
