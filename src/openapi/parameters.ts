@@ -107,7 +107,10 @@ function sortDescription(base: string | undefined, resource: Resource): string {
   return `${base ?? 'Sort order'}. Sortable: ${names.join(', ')}. The order always ends with \`id\` as the tie-breaker.`;
 }
 
-/** `fields=a,b`: a comma-separated subset of the record's fields; `id` is always kept. */
+/**
+ * `fields=a,b`: a subset of the record's fields; `id` is always kept. Declared comma-separated, and the
+ * server takes the repeated form too (`fields=a&fields=b`, openapi-fetch's default for arrays).
+ */
 function fieldsParameter(recordFields: string[]): ParameterObject {
   return {
     name: 'fields',
@@ -116,7 +119,9 @@ function fieldsParameter(recordFields: string[]): ParameterObject {
     style: 'form',
     explode: false,
     schema: { type: 'array', items: { type: 'string', enum: recordFields } },
-    description: 'Only these fields of each record, comma-separated (`id` is always kept); records then carry just those.',
+    description:
+      'Only these fields of each record (`id` is always kept); records then carry just those. ' +
+      'Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400.',
   };
 }
 
