@@ -28,7 +28,9 @@ export interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   minItems?: number;
+  maxItems?: number;
   pattern?: string;
+  not?: JsonSchema;
 }
 
 export interface ParameterObject {

@@ -13,6 +13,7 @@ import {
   revokeApiKey,
   type ApiKeyRecord,
   type CreatedApiKey,
+  API_KEY_BODY,
 } from '../auth/api-keys.ts';
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
@@ -36,6 +37,7 @@ export const API_KEYS = declareResource({
       kind: 'created',
       noun: 'API key',
       body: (body) => ({ ...parseApiKeyInput(body, 'body') }),
+      bodySchema: API_KEY_BODY,
     },
     { method: 'DELETE', path: '/api/api-keys/{id}', operation: 'RevokeApiKey', kind: 'deleted' },
   ],

@@ -15,6 +15,8 @@ import {
   parseEcosystemPatch,
   requireEcosystemId,
   updateEcosystem,
+  ECOSYSTEM_CREATE,
+  ECOSYSTEM_UPDATE,
 } from '../management/ecosystems.ts';
 import { builder } from './builder.ts';
 import { ENTITY_LIST, EntityList } from './entity.ts';
@@ -40,6 +42,7 @@ export const ECOSYSTEMS = declareResource({
       kind: 'created',
       noun: 'Ecosystem',
       body: (body) => parseEcosystemInput(body, 'body'),
+      bodySchema: ECOSYSTEM_CREATE,
     },
     {
       method: 'PATCH',
@@ -49,6 +52,7 @@ export const ECOSYSTEMS = declareResource({
       noun: 'Ecosystem',
       textParams: KEY,
       body: (body) => parseEcosystemPatch(body, 'body'),
+      bodySchema: ECOSYSTEM_UPDATE,
     },
     { method: 'DELETE', path: '/api/ecosystems/{id}', operation: 'DeleteEcosystem', kind: 'deleted', textParams: KEY },
     {

@@ -12,6 +12,8 @@ import {
   parseInvitationInput,
   parseInvitationToken,
   revokeInvitation,
+  INVITATION_CREATE,
+  INVITATION_TOKEN,
 } from '../management/invitations.ts';
 import { requireMembership } from '../management/teams.ts';
 import { builder } from './builder.ts';
@@ -34,6 +36,7 @@ export const INVITATIONS = declareResource({
       kind: 'created',
       noun: 'Invitation',
       body: (body) => parseInvitationInput(body, 'body'),
+      bodySchema: INVITATION_CREATE,
     },
     { method: 'DELETE', path: '/api/teams/{team}/invitations/{id}', operation: 'RevokeInvitation', kind: 'deleted' },
     {
@@ -43,6 +46,7 @@ export const INVITATIONS = declareResource({
       kind: 'record',
       noun: 'Invitation',
       body: (body) => ({ token: parseInvitationToken(body, 'body') }),
+      bodySchema: INVITATION_TOKEN,
     },
     {
       method: 'POST',
@@ -51,6 +55,7 @@ export const INVITATIONS = declareResource({
       kind: 'record',
       noun: 'Invitation',
       body: (body) => ({ token: parseInvitationToken(body, 'body') }),
+      bodySchema: INVITATION_TOKEN,
     },
   ],
 });

@@ -13,6 +13,8 @@ import {
   parseLandscapeInput,
   replaceLandscapeEntities,
   VISIBLE_LANDSCAPE,
+  LANDSCAPE_CREATE,
+  LANDSCAPE_ENTITY_IDS,
 } from '../management/landscapes.ts';
 import { builder } from './builder.ts';
 import { listType } from './list.ts';
@@ -41,6 +43,7 @@ export const LANDSCAPES = declareResource({
       noun: 'Landscape',
       textParams: { ecosystem: ECOSYSTEM_SLUG },
       body: (body) => parseLandscapeInput(body, 'body'),
+      bodySchema: LANDSCAPE_CREATE,
     },
     { method: 'GET', path: '/api/landscapes/{id}', operation: 'GetLandscape', kind: 'record', noun: 'Landscape' },
     {
@@ -50,6 +53,7 @@ export const LANDSCAPES = declareResource({
       kind: 'record',
       noun: 'Landscape',
       body: (body) => ({ entity_ids: parseEntityIds(body, 'body') }),
+      bodySchema: LANDSCAPE_ENTITY_IDS,
     },
     { method: 'DELETE', path: '/api/landscapes/{id}', operation: 'DeleteLandscape', kind: 'deleted' },
   ],
