@@ -128,6 +128,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(db.sql));
+  // Known paths, so another method is 405 with Allow (docs/read-api.md, Transport), not 404.
+  app.all(['/metrics', '/healthz', '/readyz'], (req, res) => {
+    sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}`, { headers: { Allow: 'GET, HEAD' } }));
+  });
 
   // The API's description, generated from the route table and the schema; public like the schema.
   const docs = createDocsHandlers(buildOpenApiDocument({ schema, operations, routes, config }));

@@ -10,7 +10,8 @@ import type { Config } from '../config.ts';
 import type { PreparedOperations } from '../rest/operations.ts';
 import type { HttpMethod, Route } from '../rest/routes.ts';
 import { selectableRecordFragment, withSelectableFields } from './field-selection.ts';
-import { FIXED_SCHEMAS, fixedPaths } from './fixed-paths.ts';
+import { FIXED_SCHEMAS, FIXED_TAGS, fixedPaths } from './fixed-paths.ts';
+import { declaredResources } from '../schema/resource.ts';
 import { scopeDescriptions } from './permissions.ts';
 import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
 import { routeOperation } from './route-operation.ts';
@@ -126,7 +127,11 @@ const OVERVIEW = [
 
 export function buildOpenApiDocument(sources: OpenApiSources): OpenApiDocument {
   const { paths, usedBy, schemas } = restPaths(sources);
-  const tags = [...new Set(sources.routes.map((route) => route.id.split('.')[0]!)), 'auth', 'operations'];
+  const described = new Map(declaredResources().map((resource) => [resource.name, resource.description]));
+  const tags = [
+    ...[...new Set(sources.routes.map((route) => route.id.split('.')[0]!))].map((name) => ({ name, description: described.get(name)! })),
+    ...FIXED_TAGS,
+  ];
   const pkg = readPackage();
   return {
     openapi: '3.1.0',
@@ -135,9 +140,11 @@ export function buildOpenApiDocument(sources: OpenApiSources): OpenApiDocument {
       version: pkg.version,
       description: `${pkg.description}\n\n${OVERVIEW}`,
       license: { name: pkg.license, identifier: pkg.license },
+      // The deployment's own documentation page: whoever runs this service answers for it.
+      contact: { name: 'Venture Data API', url: `${sources.config.PUBLIC_URL}/docs` },
     },
     servers: [{ url: sources.config.PUBLIC_URL }],
-    tags: tags.map((name) => ({ name })),
+    tags,
     paths: { ...paths, ...fixedPaths(sources.config) },
     components: {
       schemas: mergeSchemas(Object.fromEntries(schemas), ERROR_SCHEMAS, FIXED_SCHEMAS),

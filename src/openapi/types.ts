@@ -103,6 +103,7 @@ export interface OpenApiDocument {
     version: string;
     description?: string;
     license?: { name: string; identifier?: string };
+    contact?: { name?: string; url?: string; email?: string };
   };
   servers: { url: string }[];
   tags: { name: string; description?: string }[];

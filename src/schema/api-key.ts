@@ -23,6 +23,7 @@ import { accessRule, declareResource } from './resource.ts';
 
 export const API_KEYS = declareResource({
   name: 'api-keys',
+  description: 'Machine-to-machine credentials: create (the secret is shown once), list and revoke API keys.',
   // Who reaches which key is decided by the rules in src/auth/api-keys.ts, not by one permission.
   read: ANY_CALLER,
   write: 'create:api-keys',

@@ -28,6 +28,7 @@ const KEY = { id: ECOSYSTEM_SLUG };
 
 export const ECOSYSTEMS = declareResource({
   name: 'ecosystems',
+  description: 'Curated entity views: a named, stored filter over entities, with its matching entities.',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
   tenant: { Ecosystem: { column: 'org_id' } },

@@ -23,6 +23,7 @@ import { declareResource } from './resource.ts';
 
 export const INVITATIONS = declareResource({
   name: 'invitations',
+  description: 'Team invitations: create, list, revoke, and accept or decline by token (valid 7 days).',
   read: 'read:teams',
   write: 'write:teams',
   tenant: { TeamInvitation: { through: 'team' } },

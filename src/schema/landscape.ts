@@ -23,6 +23,7 @@ import { declareResource } from './resource.ts';
 
 export const LANDSCAPES = declareResource({
   name: 'landscapes',
+  description: 'Ordered, hand-picked entity lists inside an ecosystem.',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
   tenant: { Landscape: { through: 'ecosystem' }, LandscapeEntity: { through: 'landscape' } },

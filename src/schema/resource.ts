@@ -63,6 +63,8 @@ export interface ListFacts {
 export interface ResourceDeclaration {
   /** `entities`, `api-keys`: the OpenAPI tag and the prefix of its route ids. */
   name: string;
+  /** What it is, in a sentence: the OpenAPI tag's description. */
+  description: string;
   read: Permission | typeof ANY_CALLER;
   write?: Permission;
   /** Its filter registry, when `GET /api/filters/{name}` describes it. */

@@ -28,6 +28,7 @@ import { declareResource } from './resource.ts';
 
 export const TEAMS = declareResource({
   name: 'teams',
+  description: 'Teams of an organisation, visible to their members, with owner, admin and member roles.',
   read: 'read:teams',
   write: 'write:teams',
   tenant: { Team: { column: 'org_id' }, TeamMember: { through: 'team' } },

@@ -11,6 +11,7 @@ import { declareResource } from './resource.ts';
 
 export const USAGE = declareResource({
   name: 'usage',
+  description: "Each client's request and error counts per endpoint, hourly or daily.",
   read: 'read:usage',
   tenant: { UsageBucket: { column: 'org_id' } },
   rest: [

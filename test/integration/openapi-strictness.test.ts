@@ -223,3 +223,15 @@ it('accepts, as the server does, the requests these are variations of', async ()
   ];
   for (const request of accepted) expect(documentRefusals(request), `${request.method} ${request.path}`).toEqual([]);
 });
+
+it('lists 405 where it happens: another method on a documented path is 405 METHOD_NOT_ALLOWED with Allow', async () => {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const methods = Object.keys(item).filter((key) => key !== 'description');
+    for (const method of methods) expect(item[method as 'get']!.responses['405'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/Error405' });
+    const other = methods.includes('put') ? 'POST' : 'PUT';
+    const response = await auth.fetch(path.replace(/\{\w+\}/g, '1'), { method: other });
+    expect(response.status, `${other} ${path}`).toBe(405);
+    expect(response.headers.get('allow'), path).toBeTruthy();
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('METHOD_NOT_ALLOWED');
+  }
+});
