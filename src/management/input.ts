@@ -70,7 +70,7 @@ export const httpUrl = (max: number) =>
  * GraphQL literal's missing variable) is refused at its path.
  */
 export const jsonObject = (limits: JsonLimits) =>
-  z.custom<Record<string, unknown>>().meta({ type: 'object' }).superRefine((value, context) => {
+  z.custom<Record<string, unknown>>().meta({ type: 'object', additionalProperties: {} }).superRefine((value, context) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       context.addIssue({ code: 'custom', message: 'must be a JSON object' });
       return;

@@ -15,7 +15,7 @@ import { declaredResources } from '../schema/resource.ts';
 import { scopeDescriptions } from './permissions.ts';
 import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
 import { routeOperation } from './route-operation.ts';
-import type { HttpVerb, JsonSchema, OpenApiDocument, ParameterObject, PathItem, SecuritySchemeObject } from './types.ts';
+import type { HttpVerb, JsonSchema, OpenApiDocument, PathItem, SecuritySchemeObject } from './types.ts';
 
 export interface OpenApiSources {
   schema: GraphQLSchema;
@@ -25,23 +25,6 @@ export interface OpenApiSources {
 }
 
 const VERBS: Readonly<Record<HttpMethod, HttpVerb>> = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' };
-
-const HEADER_PARAMETERS: Record<string, ParameterObject> = {
-  UserAgent: {
-    name: 'User-Agent',
-    in: 'header',
-    required: true,
-    schema: { type: 'string', minLength: 1 },
-    description: 'Names the client, e.g. `my-script/1.0 (me@example.org)`; required for API key requests',
-  },
-  ClientId: {
-    name: 'X-Client-Id',
-    in: 'header',
-    required: true,
-    schema: { type: 'string', minLength: 1 },
-    description: 'The client id the access token was issued to (its `sub`)',
-  },
-};
 
 interface RestPaths {
   paths: Record<string, PathItem>;
@@ -89,6 +72,19 @@ function securitySchemes(config: Config, usedBy: ReadonlyMap<string, string[]>):
       description: 'Client credentials of an API key; scopes are the permissions a token carries',
       // AUTH_URL is where clients get tokens (PUBLIC_URL unless an external provider issues them).
       flows: { clientCredentials: { tokenUrl: `${config.AUTH_URL}/oauth/token`, scopes: scopeDescriptions(usedBy) } },
+    },
+    // The two identifying headers every /api request carries besides the token (docs/auth.md).
+    clientId: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Client-Id',
+      description: 'The client id the access token was issued to (its `sub`)',
+    },
+    userAgent: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'User-Agent',
+      description: 'Names the client, e.g. `my-script/1.0 (me@example.org)`; required for API key requests',
     },
     clientBasic: {
       type: 'http',
@@ -148,7 +144,6 @@ export function buildOpenApiDocument(sources: OpenApiSources): OpenApiDocument {
     paths: { ...paths, ...fixedPaths(sources.config) },
     components: {
       schemas: mergeSchemas(Object.fromEntries(schemas), ERROR_SCHEMAS, FIXED_SCHEMAS),
-      parameters: HEADER_PARAMETERS,
       headers: HEADERS,
       responses: errorResponseComponents(),
       securitySchemes: securitySchemes(sources.config, usedBy),

@@ -10,9 +10,6 @@ import { errorResponses, errorStatuses, FORMAT_PARAMETER, successResponse } from
 import { SelectionWalker } from './schemas-from-graphql.ts';
 import type { JsonSchema, OperationObject } from './types.ts';
 
-/** The three required headers: Authorization is the security scheme, these two are parameters. */
-const HEADER_PARAMETERS = [{ $ref: '#/components/parameters/UserAgent' }, { $ref: '#/components/parameters/ClientId' }];
-
 export interface RouteOperation {
   operation: OperationObject;
   permission: RoutePermission;
@@ -62,7 +59,7 @@ export function routeOperation(
     description: [shape.rootField.description, permission.text].filter(Boolean).join('\n\n'),
     tags: [route.id.split('.')[0]!],
     security: securityFor(permission),
-    parameters: [...HEADER_PARAMETERS, ...inputs.parameters, ...(shape.key === 'list' && route.method === 'GET' ? [FORMAT_PARAMETER] : [])],
+    parameters: [...inputs.parameters, ...(shape.key === 'list' && route.method === 'GET' ? [FORMAT_PARAMETER] : [])],
     responses: { [status]: success, ...errorResponses(errorStatuses(route, permission)) },
     'x-permissions': permission.permissions,
   };

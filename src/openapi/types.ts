@@ -89,8 +89,11 @@ export type HttpVerb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type PathItem = { description?: string } & Partial<Record<HttpVerb, OperationObject>>;
 
 export interface SecuritySchemeObject {
-  type: 'http' | 'oauth2';
+  type: 'http' | 'oauth2' | 'apiKey';
   description?: string;
+  /** An `apiKey` scheme's header. */
+  in?: 'header';
+  name?: string;
   scheme?: string;
   bearerFormat?: string;
   flows?: { clientCredentials: { tokenUrl: string; scopes: Record<string, string> } };
@@ -110,7 +113,6 @@ export interface OpenApiDocument {
   paths: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
-    parameters: Record<string, ParameterObject>;
     headers: Record<string, HeaderObject>;
     responses: Record<string, ResponseObject>;
     securitySchemes: Record<string, SecuritySchemeObject>;
