@@ -59,7 +59,7 @@ export const API_KEY_BODY = z.strictObject({
     .refine((name) => name.trim().length > 0 && !name.includes('\u0000'))
     .meta({ pattern: '\\S' }),
   permissions: z.array(z.enum(PERMISSIONS)).min(1),
-});
+}).meta({ examples: [{ name: 'nightly export', permissions: ['read:entities', 'read:investors'] }] });
 
 /** Checks a create request; `prefix` names where the values came from (`body` for REST). */
 export function parseApiKeyInput(input: unknown, prefix: string): ApiKeyInput {

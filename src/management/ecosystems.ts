@@ -63,9 +63,11 @@ export const ECOSYSTEM_CREATE = z.strictObject({
   partner_logos: FIELDS.partner_logos.optional(),
   tabs_config: FIELDS.tabs_config.optional(),
   sort_order: FIELDS.sort_order.optional(),
+}).meta({
+  examples: [{ slug: 'berlin-fintech', name: 'Berlin fintech', filter: 'and(hq_city:Berlin, tags[in_any]:12)', region: 'Berlin', tabs_config: { default_tab: 'companies' } }],
 });
 
-export const ECOSYSTEM_UPDATE = ECOSYSTEM_CREATE.partial();
+export const ECOSYSTEM_UPDATE = ECOSYSTEM_CREATE.partial().meta({ examples: [{ name: 'Berlin financial technology', sort_order: 2 }] });
 
 export type EcosystemInput = z.output<typeof ECOSYSTEM_CREATE>;
 export type EcosystemPatch = z.output<typeof ECOSYSTEM_UPDATE>;

@@ -26,8 +26,8 @@ export const INVITATION_CREATE = z.strictObject({
     .refine((id) => USER_ID.test(id), { error: USER_ID_RULE, when: ({ issues }) => issues.length === 0 })
     .meta({ pattern: USER_ID.source }),
   role: z.enum(['admin', 'member'], { error: 'must be admin or member' }).default('member'),
-});
-export const INVITATION_TOKEN = z.strictObject({ token: text(1, 200) });
+}).meta({ examples: [{ invited_email: 'grace@example.org', invited_user_id: 'user-44', role: 'member' }] });
+export const INVITATION_TOKEN = z.strictObject({ token: text(1, 200) }).meta({ examples: [{ token: 'vdi_4fJk2mQ9xR7tV1bN8cL3pZ6wY0sH5gD2' }] });
 
 export type InvitationInput = z.output<typeof INVITATION_CREATE>;
 

@@ -18,7 +18,7 @@ export const LANDSCAPE_CREATE = z.strictObject({
   name: text(1, 200),
   description: text(0, 10_000).optional(),
   sort_order: z.int({ error: 'must be an integer' }).min(-2_147_483_648).max(2_147_483_647).optional(),
-});
+}).meta({ examples: [{ name: 'Payments', description: 'Payment infrastructure', sort_order: 1 }] });
 
 export const LANDSCAPE_ENTITY_IDS = z.strictObject({
   entity_ids: z
@@ -26,7 +26,7 @@ export const LANDSCAPE_ENTITY_IDS = z.strictObject({
       error: 'must be an array of entity ids',
     })
     .max(LANDSCAPE_MAX_ENTITIES, `at most ${LANDSCAPE_MAX_ENTITIES} entities`),
-});
+}).meta({ examples: [{ entity_ids: [1042, 77, 310] }] });
 
 export type LandscapeInput = z.output<typeof LANDSCAPE_CREATE>;
 

@@ -22,9 +22,11 @@ const FIELDS = {
   name: text(1, 200),
   slug: text(1, 100).regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and inner hyphens'),
 };
-export const TEAM_CREATE = z.strictObject(FIELDS);
-export const TEAM_UPDATE = TEAM_CREATE.partial();
-export const TEAM_ROLE = z.strictObject({ role: z.enum(TEAM_ROLES, { error: `must be one of ${TEAM_ROLES.join(', ')}` }) });
+export const TEAM_CREATE = z.strictObject(FIELDS).meta({ examples: [{ name: 'Research', slug: 'research' }] });
+export const TEAM_UPDATE = TEAM_CREATE.partial().meta({ examples: [{ name: 'Market research' }] });
+export const TEAM_ROLE = z
+  .strictObject({ role: z.enum(TEAM_ROLES, { error: `must be one of ${TEAM_ROLES.join(', ')}` }) })
+  .meta({ examples: [{ role: 'admin' }] });
 
 export type TeamInput = z.output<typeof TEAM_CREATE>;
 export type TeamPatch = z.output<typeof TEAM_UPDATE>;

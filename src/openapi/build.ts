@@ -9,6 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.ts';
 import type { PreparedOperations } from '../rest/operations.ts';
 import type { HttpMethod, Route } from '../rest/routes.ts';
+import { RECORD_EXAMPLES } from './examples.ts';
 import { selectableRecordFragment, withSelectableFields } from './field-selection.ts';
 import { FIXED_SCHEMAS, FIXED_TAGS, fixedPaths } from './fixed-paths.ts';
 import { declaredResources } from '../schema/resource.ts';
@@ -55,6 +56,11 @@ function restPaths({ schema, operations, routes }: OpenApiSources): RestPaths {
   for (const name of selectable) {
     const record = schemas.get(name);
     if (record) schemas.set(name, withSelectableFields(record));
+  }
+  for (const [name, record] of schemas) {
+    const example = RECORD_EXAMPLES[name];
+    if (example === undefined) throw new Error(`OpenAPI: record ${name} has no example; add one to src/openapi/examples.ts`);
+    schemas.set(name, { ...record, examples: [example] });
   }
   return { paths, usedBy, schemas };
 }

@@ -32,6 +32,7 @@ export const FIXED_SCHEMAS: Record<string, JsonSchema> = {
       audience: { type: 'string', description: 'The base address (PUBLIC_URL, the default); any other is `access_denied`' },
       scope: { type: 'string', description: "Space-separated permissions narrowing the token to a subset of the key's" },
     },
+    examples: [{ grant_type: 'client_credentials', client_id: 'k3Lq9xZ2pV7mB4nR', client_secret: 'vds_...', audience: 'http://localhost:3000' }],
   },
   TokenResponse: exactObject(
     {

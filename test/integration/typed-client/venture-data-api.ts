@@ -854,7 +854,61 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 88,
+         *       "uuid": "0f9e8d7c-6b5a-4c3d-2e1f-0a9b8c7d6e5f",
+         *       "name": "Ada Example",
+         *       "tagline": "Founder, payments",
+         *       "image": "",
+         *       "platform_url": "https://platform.example.org/founders/88",
+         *       "gender": "female",
+         *       "is_serial_founder": true,
+         *       "is_super_founder": false,
+         *       "is_promising_founder": true,
+         *       "is_strong_founder": true,
+         *       "launch_year": 2016,
+         *       "hq_country": "Germany",
+         *       "hq_city": "Berlin",
+         *       "tags": [
+         *         {
+         *           "id": 12,
+         *           "name": "Fintech",
+         *           "type": "industry"
+         *         }
+         *       ],
+         *       "education": [
+         *         {
+         *           "university_id": 501,
+         *           "university_name": "TU Berlin",
+         *           "degree": "MSc",
+         *           "year_start": 2008,
+         *           "year_end": 2010,
+         *           "majors": [
+         *             "Computer Science"
+         *           ]
+         *         }
+         *       ],
+         *       "companies": [
+         *         {
+         *           "entity_id": 1042,
+         *           "entity_name": "Solaris",
+         *           "is_founder": true,
+         *           "is_past": false,
+         *           "raw_title": "Co-founder & CTO",
+         *           "year_start": 2016,
+         *           "year_end": null
+         *         }
+         *       ],
+         *       "backgrounds": [
+         *         {
+         *           "id": 3,
+         *           "name": "Engineering"
+         *         }
+         *       ]
+         *     }
+         */
         FounderRecord: {
             /** Format: int32 */
             id: number;
@@ -907,7 +961,48 @@ export interface components {
                 name: string;
             }[];
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 1042,
+         *       "uuid": "5b1c2f4e-8a3d-4c1e-9f2a-7d6e5c4b3a21",
+         *       "type": "company",
+         *       "is_company": true,
+         *       "is_investor": false,
+         *       "is_university": false,
+         *       "is_crowdfunding": false,
+         *       "is_government": false,
+         *       "is_non_profit": false,
+         *       "is_founder": false,
+         *       "name": "Solaris",
+         *       "tagline": "Banking as a service",
+         *       "image": "https://images.example.org/solaris.png",
+         *       "platform_url": "https://platform.example.org/entities/solaris",
+         *       "launch_year": 2016,
+         *       "hq_country": "Germany",
+         *       "hq_city": "Berlin",
+         *       "lat": 52.52,
+         *       "lon": 13.405,
+         *       "created_at": "2026-01-15T09:30:00.000Z",
+         *       "updated_at": "2026-03-02T17:05:00.000Z",
+         *       "deleted_at": null,
+         *       "tags": [
+         *         {
+         *           "id": 12,
+         *           "name": "Fintech",
+         *           "type": "industry"
+         *         }
+         *       ],
+         *       "founders": [
+         *         {
+         *           "id": 88,
+         *           "name": "Ada Example",
+         *           "image": "",
+         *           "platform_url": "https://platform.example.org/founders/88"
+         *         }
+         *       ]
+         *     }
+         */
         EntityRecord: {
             /** Format: int32 */
             id: number;
@@ -950,7 +1045,21 @@ export interface components {
                 platform_url: string;
             }[];
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 5,
+         *       "name": "nightly export",
+         *       "client_id": "k3Lq9xZ2pV7mB4nR",
+         *       "permissions": [
+         *         "read:entities",
+         *         "read:investors"
+         *       ],
+         *       "last_used_at": "2026-03-02T03:00:12.000Z",
+         *       "created_at": "2026-01-10T12:00:00.000Z",
+         *       "created_by": "k3Lq9xZ2pV7mB4nR"
+         *     }
+         */
         ApiKeyRecord: {
             /** Format: int32 */
             id: number;
@@ -963,7 +1072,32 @@ export interface components {
             created_at?: string;
             created_by?: string;
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 2001,
+         *       "uuid": "9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d",
+         *       "name": "Example Ventures",
+         *       "type": "investor",
+         *       "image": "",
+         *       "platform_url": "https://platform.example.org/entities/example-ventures",
+         *       "hq_country": "Germany",
+         *       "hq_city": "Munich",
+         *       "launch_year": 2009,
+         *       "total_invested_usd": 420000000,
+         *       "investments_count": 61,
+         *       "portfolio_count": 48,
+         *       "exits_count": 9,
+         *       "lead_investments_count": 22,
+         *       "tags": [
+         *         {
+         *           "id": 40,
+         *           "name": "Venture capital",
+         *           "type": "investor_type"
+         *         }
+         *       ]
+         *     }
+         */
         InvestorRecord: {
             /** Format: int32 */
             id: number;
@@ -992,7 +1126,29 @@ export interface components {
                 type: string;
             }[];
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 7001,
+         *       "entity": {
+         *         "id": 1042,
+         *         "name": "Solaris"
+         *       },
+         *       "round_type": "series_b",
+         *       "amount_usd": 60000000,
+         *       "currency": "EUR",
+         *       "date": "2020-03-12",
+         *       "valuation_usd": null,
+         *       "investors": [
+         *         {
+         *           "id": 2001,
+         *           "name": "Example Ventures",
+         *           "is_lead": true
+         *         }
+         *       ],
+         *       "source_url": "https://news.example.org/solaris-series-b"
+         *     }
+         */
         TransactionRecord: {
             /** Format: int32 */
             id: number;
@@ -1015,7 +1171,20 @@ export interface components {
             }[];
             source_url?: string;
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 301,
+         *       "entity": {
+         *         "id": 1042,
+         *         "name": "Solaris"
+         *       },
+         *       "valuation_usd": 1600000000,
+         *       "date": "2021-06-01",
+         *       "source": "funding round",
+         *       "transaction_id": null
+         *     }
+         */
         ValuationRecord: {
             /** Format: int32 */
             id: number;
@@ -1031,7 +1200,38 @@ export interface components {
             /** Format: int32 */
             transaction_id?: number | null;
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 9001,
+         *       "url": "https://news.example.org/solaris-raises",
+         *       "title": "Solaris raises a Series D",
+         *       "summary": "The Berlin banking-as-a-service company raised new money.",
+         *       "image_url": "",
+         *       "source": "Example News",
+         *       "article_type": "funding",
+         *       "publish_date": "2021-06-01T08:00:00.000Z",
+         *       "language": "en",
+         *       "amount_usd": "190000000",
+         *       "round_type": "series_d",
+         *       "deal_date": "2021-05-31",
+         *       "sector": "Fintech",
+         *       "hq_country": "Germany",
+         *       "enriched_summary": "",
+         *       "relevance_score": 0.92,
+         *       "hub_score": 0.4,
+         *       "entities": [
+         *         {
+         *           "id": 1042,
+         *           "name": "Solaris",
+         *           "mention_role": "subject",
+         *           "is_primary": true,
+         *           "sector": "Fintech",
+         *           "hq_country": "Germany"
+         *         }
+         *       ]
+         *     }
+         */
         NewsRecord: {
             /** Format: int32 */
             id: number;
@@ -1063,7 +1263,30 @@ export interface components {
                 hq_country: string;
             }[];
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 14,
+         *       "slug": "berlin-fintech",
+         *       "name": "Berlin fintech",
+         *       "description": "Financial technology companies based in Berlin",
+         *       "filter": "and(hq_city:Berlin, tags[in_any]:12)",
+         *       "region": "Berlin",
+         *       "image_url": "",
+         *       "partner_logos": [
+         *         {
+         *           "name": "Example Ventures",
+         *           "url": "https://ventures.example.org",
+         *           "image_url": ""
+         *         }
+         *       ],
+         *       "tabs_config": {
+         *         "default_tab": "companies"
+         *       },
+         *       "is_active": true,
+         *       "sort_order": 0
+         *     }
+         */
         EcosystemRecord: {
             /** Format: int32 */
             id: number;
@@ -1085,7 +1308,24 @@ export interface components {
             /** Format: int32 */
             sort_order?: number;
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 3,
+         *       "ecosystem_id": 14,
+         *       "name": "Payments",
+         *       "description": "Payment infrastructure",
+         *       "sort_order": 1,
+         *       "entities": [
+         *         {
+         *           "id": 1042,
+         *           "name": "Solaris",
+         *           "tagline": "Banking as a service",
+         *           "image": ""
+         *         }
+         *       ]
+         *     }
+         */
         LandscapeRecord: {
             /** Format: int32 */
             id: number;
@@ -1104,7 +1344,19 @@ export interface components {
                 image: string;
             }[];
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 7,
+         *       "name": "Research",
+         *       "slug": "research",
+         *       "created_by": "user-42",
+         *       "is_active": true,
+         *       "created_at": "2026-02-01T10:00:00.000Z",
+         *       "updated_at": "2026-02-01T10:00:00.000Z",
+         *       "member_count": 3
+         *     }
+         */
         TeamRecord: {
             /** Format: int32 */
             id: number;
@@ -1120,7 +1372,16 @@ export interface components {
             /** Format: int32 */
             member_count?: number;
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 19,
+         *       "team_id": 7,
+         *       "user_id": "user-43",
+         *       "role": "member",
+         *       "joined_at": "2026-02-03T14:20:00.000Z"
+         *     }
+         */
         TeamMemberRecord: {
             /** Format: int32 */
             id: number;
@@ -1132,7 +1393,20 @@ export interface components {
             /** Format: date-time */
             joined_at?: string;
         };
-        /** @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present. */
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 11,
+         *       "team_id": 7,
+         *       "invited_email": "grace@example.org",
+         *       "invited_user_id": "user-44",
+         *       "invited_by": "user-42",
+         *       "role": "member",
+         *       "status": "pending",
+         *       "created_at": "2026-03-01T09:00:00.000Z",
+         *       "expires_at": "2026-03-08T09:00:00.000Z"
+         *     }
+         */
         InvitationRecord: {
             /** Format: int32 */
             id: number;
@@ -1155,6 +1429,14 @@ export interface components {
             path: string;
             message: string;
         };
+        /**
+         * @example {
+         *       "grant_type": "client_credentials",
+         *       "client_id": "k3Lq9xZ2pV7mB4nR",
+         *       "client_secret": "vds_...",
+         *       "audience": "http://localhost:3000"
+         *     }
+         */
         TokenRequest: {
             /** @enum {string} */
             grant_type: "client_credentials";
