@@ -25,6 +25,7 @@ import { directRest, type DirectRestOptions } from './http/direct-rest.ts';
 import { corsPolicy } from './http/cors.ts';
 import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
+import { isGraphQLRequest, sendGraphQLError } from './http/graphql-error.ts';
 import { bodyReadError, jsonBody } from './http/json-body.ts';
 import { clientGone } from './http/client-gone.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -132,6 +133,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(db.sql));
+  // Known paths, so another method is 405 with Allow (docs/read-api.md, Transport), not 404.
+  app.all(['/metrics', '/healthz', '/readyz'], (req, res) => {
+    sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}`, { headers: { Allow: 'GET, HEAD' } }));
+  });
 
   // The API's description, generated from the route table and the schema; public like the schema.
   const docs = createDocsHandlers(buildOpenApiDocument({ schema, operations, routes, config }));
@@ -188,15 +193,19 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     // What the body reader could not read (size, charset, Content-Encoding, bytes that do not
     // decompress) or the body limits refused is the client's 4xx, on /api, /graphql and /oauth/token.
     const bodyError = error instanceof AppError ? error : bodyReadError(error, req);
+    let appError: AppError;
     if (bodyError) {
-      sendError(res, bodyError);
+      appError = bodyError;
     } else if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error, path: req.path }, 'database unavailable');
-      sendError(res, databaseUnavailable());
+      appError = databaseUnavailable();
     } else {
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
-      sendError(res, internalError());
+      appError = internalError();
     }
+    // A GraphQL client reads GraphQL errors only (docs/graphql-errors.md).
+    if (isGraphQLRequest(req)) sendGraphQLError(req, res, appError);
+    else sendError(res, appError);
   };
   app.use(onError);
 
@@ -217,10 +226,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   });
 }
 
-/** A POST to /graphql carries JSON (GraphQL over HTTP); anything else is refused in the error envelope. */
+/** A POST to /graphql carries JSON (GraphQL over HTTP); anything else is refused, as a GraphQL error. */
 const refuseNonJsonBodies: RequestHandler = (req, res, next) => {
   if (req.method === 'POST' && !req.is('application/json')) {
-    sendError(res, new AppError('VALIDATION_ERROR', 'A GraphQL request body must be JSON (Content-Type: application/json)', {
+    sendGraphQLError(req, res, new AppError('VALIDATION_ERROR', 'A GraphQL request body must be JSON (Content-Type: application/json)', {
       details: [{ path: 'header.content-type', message: 'must be application/json' }],
     }));
     return;
@@ -232,7 +241,7 @@ const refuseNonJsonBodies: RequestHandler = (req, res, next) => {
 const refuseNulCharacters: RequestHandler = (req, res, next) => {
   const at = findNul(req.body, 'body');
   if (at) {
-    sendError(res, new AppError('VALIDATION_ERROR', `The request ${NUL_MESSAGE}`, { details: [{ path: at, message: NUL_MESSAGE }] }));
+    sendGraphQLError(req, res, new AppError('VALIDATION_ERROR', `The request ${NUL_MESSAGE}`, { details: [{ path: at, message: NUL_MESSAGE }] }));
     return;
   }
   next();

@@ -84,13 +84,21 @@ export function toErrorEnvelope(error: AppError): ErrorEnvelope {
   return { error: body };
 }
 
-/** The GraphQL form of an AppError: the code and status travel in `extensions`. */
-export function toGraphQLError(error: AppError): GraphQLError {
+/**
+ * The GraphQL form of an AppError: the code (and details) travel in `extensions`. Given the located
+ * error graphql-js raised in a field (`at`), it keeps that field's `path` and `locations` and is a
+ * field error: the response is still 200 with the other fields' data (GraphQL over HTTP), so it sets
+ * no HTTP status. Without one it is a request error (authentication, permissions, limits) and
+ * `extensions.http` gives the response the code's status and headers.
+ */
+export function toGraphQLError(error: AppError, at?: GraphQLError): GraphQLError {
+  const field = at?.path !== undefined;
   return new GraphQLError(error.message, {
     originalError: error,
+    ...(at ? { nodes: at.nodes, source: at.source, positions: at.positions, path: at.path } : {}),
     extensions: {
       code: error.code,
-      http: { status: error.status, headers: error.headers },
+      ...(field ? {} : { http: { status: error.status, headers: error.headers } }),
       ...(error.details ? { details: error.details } : {}),
     },
   });

@@ -7,6 +7,7 @@
  *   every key of its organisation; another organisation's key is 404; someone else's key in the same
  *   organisation without admin:api-keys is 403 (the caller's organisation is not a secret to it).
  */
+import { z } from 'zod';
 import type { PrismaClient } from '../db/client.ts';
 import { AppError, notFound, validationError, type ErrorDetail } from '../errors.ts';
 import { isPermission, PERMISSIONS } from './permissions.ts';
@@ -46,6 +47,20 @@ const RECORD_SELECT = {
   created_by: true,
 } as const;
 
+/**
+ * What a create request may be, as one schema (the OpenAPI document's too); parseApiKeyInput words
+ * each problem for the caller and checks its answer against this.
+ */
+export const API_KEY_BODY = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(API_KEY_NAME_MAX)
+    .refine((name) => name.trim().length > 0 && !name.includes('\u0000'))
+    .meta({ pattern: '\\S' }),
+  permissions: z.array(z.enum(PERMISSIONS)).min(1),
+}).meta({ examples: [{ name: 'nightly export', permissions: ['read:entities', 'read:investors'] }] });
+
 /** Checks a create request; `prefix` names where the values came from (`body` for REST). */
 export function parseApiKeyInput(input: unknown, prefix: string): ApiKeyInput {
   const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
@@ -67,6 +82,8 @@ export function parseApiKeyInput(input: unknown, prefix: string): ApiKeyInput {
     }
   }
   if (details.length) throw validationError(details);
+  // The wording above and the schema must agree; if they ever drift, the schema's refusal stands.
+  if (!API_KEY_BODY.safeParse(input).success) throw validationError([{ path: prefix || 'input', message: 'is not a valid API key request' }]);
   return { name: name as string, permissions: [...new Set(permissions as string[])] };
 }
 

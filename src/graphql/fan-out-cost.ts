@@ -145,8 +145,9 @@ function overLimit(cost: number, maxCost: number): GraphQLError {
   return new GraphQLError(
     `Query reads too many records: list fan-out cost ${Math.ceil(cost)} is over the limit of ${maxCost} ` +
       '(each list multiplies what it contains: lower `limit`, or select fewer nested lists)',
-    // spec: false, as for validation errors: this API answers bad input with its code's status.
-    { extensions: { code: 'VALIDATION_ERROR', http: { status: 400, spec: false } } },
+    // A request error like a validation error (src/graphql/mask-error.ts): `spec` gives it 200 for a
+    // client accepting only application/json, 400 for application/graphql-response+json.
+    { extensions: { code: 'VALIDATION_ERROR', http: { status: 400, spec: true } } },
   );
 }
 

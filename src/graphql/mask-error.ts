@@ -1,36 +1,65 @@
 /**
- * What a client may see of a GraphQL error. AppErrors keep their code and message; GraphQL's own
- * syntax and validation errors (no original error) become VALIDATION_ERROR; anything else is logged
- * with the request id and masked as INTERNAL_ERROR, so no stack, SQL or secret leaves the server.
+ * What a client may see of a GraphQL error (docs/graphql-errors.md):
+ * - an AppError keeps its code and message; raised in a field, it keeps the field's `path` and
+ *   `locations` and is a field error (200, the other fields' data kept);
+ * - GraphQL's own request errors (syntax, validation, variables, bad parameters, a mutation by GET)
+ *   become VALIDATION_ERROR (METHOD_NOT_ALLOWED for the GET), with the status GraphQL over HTTP
+ *   gives them: 200 to a client accepting only `application/json`, their 4xx otherwise;
+ * - anything else is logged with the request id and masked as INTERNAL_ERROR, so no stack, SQL or
+ *   secret leaves the server.
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { AppError, findAppError, internalError, STATUS_BY_CODE, toGraphQLError } from '../errors.ts';
+import { findAppError, internalError, STATUS_BY_CODE, toGraphQLError } from '../errors.ts';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 
 export function createErrorMasker(logger: Logger) {
   return (error: unknown): GraphQLError => {
+    const located = error instanceof GraphQLError ? error : undefined;
     const appError = findAppError(error);
-    if (appError) return toGraphQLError(appError);
-    if (error instanceof GraphQLError && (!error.originalError || isVariableError(error))) {
-      const validation = new AppError('VALIDATION_ERROR', error.message);
-      return new GraphQLError(error.message, {
-        nodes: error.nodes,
-        source: error.source,
-        positions: error.positions,
-        path: error.path,
-        extensions: { ...error.extensions, code: validation.code, http: { status: validation.status, spec: false } },
-      });
-    }
+    if (appError) return toGraphQLError(appError, located);
+    if (located && (!located.originalError || isVariableError(located))) return requestError(located, isDocumentError(located));
     if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error }, 'database unavailable');
-      return toGraphQLError(databaseUnavailable());
+      return toGraphQLError(databaseUnavailable(), located);
     }
     // The request id comes with the log line from the request's scope (src/logger.ts).
     logger.error({ err: error }, 'unexpected error while executing GraphQL');
-    return toGraphQLError(internalError());
+    return toGraphQLError(internalError(), located);
   };
+}
+
+interface HttpExtension {
+  status?: number;
+  spec?: boolean;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A request error of GraphQL itself or of yoga's request checks, which set the status they mean
+ * (405 with `Allow` for a mutation by GET). An error of the document (syntax, validation, variable
+ * values) is marked `spec`: yoga then answers 200 when the client accepts only `application/json`,
+ * as GraphQL over HTTP asks, and 400 for `application/graphql-response+json`. Malformed request
+ * parameters (`query` not a string, no body) are 400 for both.
+ */
+function requestError(error: GraphQLError, documentError: boolean): GraphQLError {
+  const http = (error.extensions.http ?? {}) as HttpExtension;
+  const status = http.status ?? STATUS_BY_CODE.VALIDATION_ERROR;
+  const code = status === STATUS_BY_CODE.METHOD_NOT_ALLOWED ? 'METHOD_NOT_ALLOWED' : 'VALIDATION_ERROR';
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { code, http: { status, headers: http.headers, spec: documentError } },
+  });
+}
+
+/** Syntax (yoga's code), variable values, or a validation error useValidationErrorCode already marked. */
+function isDocumentError(error: GraphQLError): boolean {
+  const { code, http } = error.extensions as { code?: unknown; http?: { spec?: unknown } };
+  return isVariableError(error) || code === 'GRAPHQL_PARSE_FAILED' || (code === 'VALIDATION_ERROR' && http?.spec === true);
 }
 
 /**
@@ -43,26 +72,13 @@ function isVariableError(error: GraphQLError): boolean {
 
 /**
  * GraphQL validation failures (unknown fields, wrong argument types, armor limits) are the client's
- * bad input like any other: VALIDATION_ERROR with status 400, not yoga's own code with a 200.
+ * bad input: VALIDATION_ERROR, with GraphQL over HTTP's status (see requestError).
  */
 export function useValidationErrorCode(): Plugin {
   return {
     onValidate: () => ({ result, setResult }) => {
       if (result.length === 0) return;
-      setResult(
-        result.map(
-          (error) =>
-            new GraphQLError(error.message, {
-              nodes: error.nodes,
-              source: error.source,
-              positions: error.positions,
-              path: error.path,
-              // spec: false keeps yoga from answering 200 for application/json, as GraphQL-over-HTTP
-              // allows; this API gives every bad input the status of its code.
-              extensions: { code: 'VALIDATION_ERROR', http: { status: STATUS_BY_CODE.VALIDATION_ERROR, spec: false } },
-            }),
-        ),
-      );
+      setResult(result.map((error) => requestError(error, true)));
     },
   };
 }

@@ -1,12 +1,15 @@
 /**
  * Limits that refuse abusive GraphQL documents during validation, before any resolver or database
  * work (graphql-armor). Prepared REST operations are validated once at start-up and skip these.
- * A refused document is a 400 VALIDATION_ERROR whose message names the limit.
+ * A refused document is a VALIDATION_ERROR request error whose message names the limit, with the
+ * status of any validation error (src/graphql/mask-error.ts): each limit reports its error to the
+ * validation instead of throwing it, so it is one like the others.
  */
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import type { GraphQLError, ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { useFanOutCost } from './fan-out-cost.ts';
 
@@ -20,13 +23,15 @@ export const GRAPHQL_LIMITS = Object.freeze({
   cost: 10_000,
 });
 
+const REPORTED = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
+
 /** `maxFanOut`: records a document may reach (fan-out-cost.ts). */
 export function useArmor(maxFanOut: number): Plugin[] {
   return [
     maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
-    maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, exposeLimits: true }),
-    maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, exposeLimits: true }),
-    costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, exposeLimits: true }),
+    maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, exposeLimits: true, ...REPORTED }),
+    maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, exposeLimits: true, ...REPORTED }),
+    costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, exposeLimits: true, ...REPORTED }),
     // armor's cost weighs depth, not list sizes; this counts the records the lists can reach.
     useFanOutCost(maxFanOut),
   ] as Plugin[];

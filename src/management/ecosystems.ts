@@ -41,9 +41,11 @@ const PARTNER_LOGO = z.strictObject(
 const FIELDS = {
   slug: text(1, 100)
     .regex(ECOSYSTEM_SLUG, 'must be lowercase letters, digits and hyphens')
-    .refine((slug) => !ALL_DIGITS.test(slug), 'must not be all digits (an all-digit {id} is an id)'),
+    .refine((slug) => !ALL_DIGITS.test(slug), 'must not be all digits (an all-digit {id} is an id)')
+    .meta({ not: { pattern: ALL_DIGITS.source } }),
   name: text(1, 200),
-  filter: text(1, 4096),
+  // Blank is refused by checkFilter; the pattern says so in the OpenAPI document.
+  filter: text(1, 4096).meta({ pattern: '\\S' }),
   description: text(0, 10_000),
   region: text(0, 200),
   image_url: httpUrl(2000),
@@ -52,7 +54,8 @@ const FIELDS = {
   sort_order: z.int({ error: 'must be an integer' }).min(-2_147_483_648).max(2_147_483_647),
 };
 
-const CREATE = z.strictObject({
+/** The create body (its JSON Schema is the OpenAPI document's too). */
+export const ECOSYSTEM_CREATE = z.strictObject({
   ...FIELDS,
   description: FIELDS.description.optional(),
   region: FIELDS.region.optional(),
@@ -60,23 +63,25 @@ const CREATE = z.strictObject({
   partner_logos: FIELDS.partner_logos.optional(),
   tabs_config: FIELDS.tabs_config.optional(),
   sort_order: FIELDS.sort_order.optional(),
+}).meta({
+  examples: [{ slug: 'berlin-fintech', name: 'Berlin fintech', filter: 'and(hq_city:Berlin, tags[in_any]:12)', region: 'Berlin', tabs_config: { default_tab: 'companies' } }],
 });
 
-const UPDATE = CREATE.partial();
+export const ECOSYSTEM_UPDATE = ECOSYSTEM_CREATE.partial().meta({ examples: [{ name: 'Berlin financial technology', sort_order: 2 }] });
 
-export type EcosystemInput = z.output<typeof CREATE>;
-export type EcosystemPatch = z.output<typeof UPDATE>;
+export type EcosystemInput = z.output<typeof ECOSYSTEM_CREATE>;
+export type EcosystemPatch = z.output<typeof ECOSYSTEM_UPDATE>;
 
 /** A create body; the filter is compiled too, so a bad one fails with the filter error codes. */
 export function parseEcosystemInput(value: unknown, prefix: string): EcosystemInput {
-  const input = parseInput(CREATE, value, prefix);
+  const input = parseInput(ECOSYSTEM_CREATE, value, prefix);
   checkFilter(input.filter, prefix);
   return input;
 }
 
 /** A patch body: any subset of the create fields. */
 export function parseEcosystemPatch(value: unknown, prefix: string): EcosystemPatch {
-  const patch = parseInput(UPDATE, value, prefix);
+  const patch = parseInput(ECOSYSTEM_UPDATE, value, prefix);
   if (patch.filter !== undefined) checkFilter(patch.filter, prefix);
   return patch;
 }

@@ -58,7 +58,10 @@ function isHttpUrl(value: string): boolean {
 
 /** An absolute http or https URL of at most `max` characters, or `""` for none. */
 export const httpUrl = (max: number) =>
-  text(0, max).refine((value) => value === '' || isHttpUrl(value), 'must be an absolute http or https URL, or empty');
+  text(0, max)
+    .refine((value) => value === '' || isHttpUrl(value), 'must be an absolute http or https URL, or empty')
+    // What the refinement checks, as far as a pattern can say it (src/openapi/body-schema.ts).
+    .meta({ anyOf: [{ const: '' }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$' }] });
 
 /**
  * A free-form JSON object within `limits` (src/http/json-body.ts, with `exact`), kept as the very
@@ -67,7 +70,7 @@ export const httpUrl = (max: number) =>
  * GraphQL literal's missing variable) is refused at its path.
  */
 export const jsonObject = (limits: JsonLimits) =>
-  z.custom<Record<string, unknown>>().superRefine((value, context) => {
+  z.custom<Record<string, unknown>>().meta({ type: 'object', additionalProperties: {} }).superRefine((value, context) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       context.addIssue({ code: 'custom', message: 'must be a JSON object' });
       return;

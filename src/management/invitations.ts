@@ -18,19 +18,21 @@ export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** The prefix lets secret scanners recognise a leaked invitation token. */
 export const INVITATION_TOKEN_PREFIX = 'vdi_';
 
-const CREATE = z.strictObject({
+export const INVITATION_CREATE = z.strictObject({
   invited_email: z.email({ error: 'must be an e-mail address' }).max(320, 'must be an e-mail address'),
   // It becomes a member's user_id, which the member routes take as a path segment. Checked only when
   // the text itself is fine, so that one problem gives one detail.
-  invited_user_id: text(1, 200).refine((id) => USER_ID.test(id), { error: USER_ID_RULE, when: ({ issues }) => issues.length === 0 }),
+  invited_user_id: text(1, 200)
+    .refine((id) => USER_ID.test(id), { error: USER_ID_RULE, when: ({ issues }) => issues.length === 0 })
+    .meta({ pattern: USER_ID.source }),
   role: z.enum(['admin', 'member'], { error: 'must be admin or member' }).default('member'),
-});
-const TOKEN = z.strictObject({ token: text(1, 200) });
+}).meta({ examples: [{ invited_email: 'grace@example.org', invited_user_id: 'user-44', role: 'member' }] });
+export const INVITATION_TOKEN = z.strictObject({ token: text(1, 200) }).meta({ examples: [{ token: 'vdi_4fJk2mQ9xR7tV1bN8cL3pZ6wY0sH5gD2' }] });
 
-export type InvitationInput = z.output<typeof CREATE>;
+export type InvitationInput = z.output<typeof INVITATION_CREATE>;
 
-export const parseInvitationInput = (value: unknown, prefix: string): InvitationInput => parseInput(CREATE, value, prefix);
-export const parseInvitationToken = (value: unknown, prefix: string): string => parseInput(TOKEN, value, prefix).token;
+export const parseInvitationInput = (value: unknown, prefix: string): InvitationInput => parseInput(INVITATION_CREATE, value, prefix);
+export const parseInvitationToken = (value: unknown, prefix: string): string => parseInput(INVITATION_TOKEN, value, prefix).token;
 
 export type InvitationStatus = 'pending' | 'accepted' | 'declined' | 'revoked' | 'expired';
 

@@ -14,27 +14,27 @@ export const LANDSCAPE_LIST_MAX_LIMIT = 2000;
 /** More entities than anyone curates by hand; the bound keeps one request's work bounded. */
 export const LANDSCAPE_MAX_ENTITIES = 5000;
 
-const CREATE = z.strictObject({
+export const LANDSCAPE_CREATE = z.strictObject({
   name: text(1, 200),
   description: text(0, 10_000).optional(),
   sort_order: z.int({ error: 'must be an integer' }).min(-2_147_483_648).max(2_147_483_647).optional(),
-});
+}).meta({ examples: [{ name: 'Payments', description: 'Payment infrastructure', sort_order: 1 }] });
 
-const ENTITY_IDS = z.strictObject({
+export const LANDSCAPE_ENTITY_IDS = z.strictObject({
   entity_ids: z
     .array(z.int({ error: 'must be an entity id' }).min(1, 'must be an entity id').max(2_147_483_647, 'must be an entity id'), {
       error: 'must be an array of entity ids',
     })
     .max(LANDSCAPE_MAX_ENTITIES, `at most ${LANDSCAPE_MAX_ENTITIES} entities`),
-});
+}).meta({ examples: [{ entity_ids: [1042, 77, 310] }] });
 
-export type LandscapeInput = z.output<typeof CREATE>;
+export type LandscapeInput = z.output<typeof LANDSCAPE_CREATE>;
 
-export const parseLandscapeInput = (value: unknown, prefix: string): LandscapeInput => parseInput(CREATE, value, prefix);
+export const parseLandscapeInput = (value: unknown, prefix: string): LandscapeInput => parseInput(LANDSCAPE_CREATE, value, prefix);
 
 /** The ids in the order given, duplicates collapsed to their first place. */
 export function parseEntityIds(value: unknown, prefix: string): number[] {
-  return [...new Set(parseInput(ENTITY_IDS, value, prefix).entity_ids)];
+  return [...new Set(parseInput(LANDSCAPE_ENTITY_IDS, value, prefix).entity_ids)];
 }
 
 /** Where a landscape is visible: in an active ecosystem (the caller's client keeps to its organisation). */

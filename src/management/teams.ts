@@ -22,16 +22,18 @@ const FIELDS = {
   name: text(1, 200),
   slug: text(1, 100).regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and inner hyphens'),
 };
-const CREATE = z.strictObject(FIELDS);
-const UPDATE = CREATE.partial();
-const ROLE = z.strictObject({ role: z.enum(TEAM_ROLES, { error: `must be one of ${TEAM_ROLES.join(', ')}` }) });
+export const TEAM_CREATE = z.strictObject(FIELDS).meta({ examples: [{ name: 'Research', slug: 'research' }] });
+export const TEAM_UPDATE = TEAM_CREATE.partial().meta({ examples: [{ name: 'Market research' }] });
+export const TEAM_ROLE = z
+  .strictObject({ role: z.enum(TEAM_ROLES, { error: `must be one of ${TEAM_ROLES.join(', ')}` }) })
+  .meta({ examples: [{ role: 'admin' }] });
 
-export type TeamInput = z.output<typeof CREATE>;
-export type TeamPatch = z.output<typeof UPDATE>;
+export type TeamInput = z.output<typeof TEAM_CREATE>;
+export type TeamPatch = z.output<typeof TEAM_UPDATE>;
 
-export const parseTeamInput = (value: unknown, prefix: string): TeamInput => parseInput(CREATE, value, prefix);
-export const parseTeamPatch = (value: unknown, prefix: string): TeamPatch => parseInput(UPDATE, value, prefix);
-export const parseRole = (value: unknown, prefix: string): TeamRole => parseInput(ROLE, value, prefix).role;
+export const parseTeamInput = (value: unknown, prefix: string): TeamInput => parseInput(TEAM_CREATE, value, prefix);
+export const parseTeamPatch = (value: unknown, prefix: string): TeamPatch => parseInput(TEAM_UPDATE, value, prefix);
+export const parseRole = (value: unknown, prefix: string): TeamRole => parseInput(TEAM_ROLE, value, prefix).role;
 
 /**
  * A member's user id as the member routes take it in their path: one segment, so no `/`, and not `.`

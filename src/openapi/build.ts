@@ -9,12 +9,14 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.ts';
 import type { PreparedOperations } from '../rest/operations.ts';
 import type { HttpMethod, Route } from '../rest/routes.ts';
+import { RECORD_EXAMPLES } from './examples.ts';
 import { selectableRecordFragment, withSelectableFields } from './field-selection.ts';
-import { FIXED_SCHEMAS, fixedPaths } from './fixed-paths.ts';
+import { FIXED_SCHEMAS, FIXED_TAGS, fixedPaths } from './fixed-paths.ts';
+import { declaredResources } from '../schema/resource.ts';
 import { scopeDescriptions } from './permissions.ts';
 import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
 import { routeOperation } from './route-operation.ts';
-import type { HttpVerb, JsonSchema, OpenApiDocument, ParameterObject, PathItem, SecuritySchemeObject } from './types.ts';
+import type { HttpVerb, JsonSchema, OpenApiDocument, PathItem, SecuritySchemeObject } from './types.ts';
 
 export interface OpenApiSources {
   schema: GraphQLSchema;
@@ -24,23 +26,6 @@ export interface OpenApiSources {
 }
 
 const VERBS: Readonly<Record<HttpMethod, HttpVerb>> = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' };
-
-const HEADER_PARAMETERS: Record<string, ParameterObject> = {
-  UserAgent: {
-    name: 'User-Agent',
-    in: 'header',
-    required: true,
-    schema: { type: 'string', minLength: 1 },
-    description: 'Names the client, e.g. `my-script/1.0 (me@example.org)`; required for API key requests',
-  },
-  ClientId: {
-    name: 'X-Client-Id',
-    in: 'header',
-    required: true,
-    schema: { type: 'string', minLength: 1 },
-    description: 'The client id the access token was issued to (its `sub`)',
-  },
-};
 
 interface RestPaths {
   paths: Record<string, PathItem>;
@@ -72,6 +57,11 @@ function restPaths({ schema, operations, routes }: OpenApiSources): RestPaths {
     const record = schemas.get(name);
     if (record) schemas.set(name, withSelectableFields(record));
   }
+  for (const [name, record] of schemas) {
+    const example = RECORD_EXAMPLES[name];
+    if (example === undefined) throw new Error(`OpenAPI: record ${name} has no example; add one to src/openapi/examples.ts`);
+    schemas.set(name, { ...record, examples: [example] });
+  }
   return { paths, usedBy, schemas };
 }
 
@@ -88,6 +78,19 @@ function securitySchemes(config: Config, usedBy: ReadonlyMap<string, string[]>):
       description: 'Client credentials of an API key; scopes are the permissions a token carries',
       // AUTH_URL is where clients get tokens (PUBLIC_URL unless an external provider issues them).
       flows: { clientCredentials: { tokenUrl: `${config.AUTH_URL}/oauth/token`, scopes: scopeDescriptions(usedBy) } },
+    },
+    // The two identifying headers every /api request carries besides the token (docs/auth.md).
+    clientId: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Client-Id',
+      description: 'The client id the access token was issued to (its `sub`)',
+    },
+    userAgent: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'User-Agent',
+      description: 'Names the client, e.g. `my-script/1.0 (me@example.org)`; required for API key requests',
     },
     clientBasic: {
       type: 'http',
@@ -126,7 +129,11 @@ const OVERVIEW = [
 
 export function buildOpenApiDocument(sources: OpenApiSources): OpenApiDocument {
   const { paths, usedBy, schemas } = restPaths(sources);
-  const tags = [...new Set(sources.routes.map((route) => route.id.split('.')[0]!)), 'auth', 'operations'];
+  const described = new Map(declaredResources().map((resource) => [resource.name, resource.description]));
+  const tags = [
+    ...[...new Set(sources.routes.map((route) => route.id.split('.')[0]!))].map((name) => ({ name, description: described.get(name)! })),
+    ...FIXED_TAGS,
+  ];
   const pkg = readPackage();
   return {
     openapi: '3.1.0',
@@ -135,13 +142,14 @@ export function buildOpenApiDocument(sources: OpenApiSources): OpenApiDocument {
       version: pkg.version,
       description: `${pkg.description}\n\n${OVERVIEW}`,
       license: { name: pkg.license, identifier: pkg.license },
+      // The deployment's own documentation page: whoever runs this service answers for it.
+      contact: { name: 'Venture Data API', url: `${sources.config.PUBLIC_URL}/docs` },
     },
     servers: [{ url: sources.config.PUBLIC_URL }],
-    tags: tags.map((name) => ({ name })),
+    tags,
     paths: { ...paths, ...fixedPaths(sources.config) },
     components: {
       schemas: mergeSchemas(Object.fromEntries(schemas), ERROR_SCHEMAS, FIXED_SCHEMAS),
-      parameters: HEADER_PARAMETERS,
       headers: HEADERS,
       responses: errorResponseComponents(),
       securitySchemes: securitySchemes(sources.config, usedBy),

@@ -32,6 +32,7 @@ export const FIXED_SCHEMAS: Record<string, JsonSchema> = {
       audience: { type: 'string', description: 'The base address (PUBLIC_URL, the default); any other is `access_denied`' },
       scope: { type: 'string', description: "Space-separated permissions narrowing the token to a subset of the key's" },
     },
+    examples: [{ grant_type: 'client_credentials', client_id: 'k3Lq9xZ2pV7mB4nR', client_secret: 'vds_...', audience: 'http://localhost:3000' }],
   },
   TokenResponse: exactObject(
     {
@@ -59,6 +60,15 @@ export const FIXED_SCHEMAS: Record<string, JsonSchema> = {
   Status: exactObject({ status: { type: 'string' } }),
 };
 
+/** The tags of the paths below; the resources' tags come with their declarations. */
+export const FIXED_TAGS = [
+  { name: 'auth', description: 'Access tokens (OAuth 2.0 client credentials) and the documents that verify and discover them.' },
+  { name: 'operations', description: 'Liveness, readiness and Prometheus metrics, for load balancers and monitoring.' },
+];
+
+/** Another method on a path here is 405 METHOD_NOT_ALLOWED with `Allow` (src/app.ts, src/auth). */
+const METHOD_NOT_ALLOWED = { 405: { $ref: '#/components/responses/Error405' } };
+
 const jsonResponse = (description: string, schemaName: string, headers?: ResponseObject['headers']): ResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
@@ -73,14 +83,14 @@ function tokenPath(): PathItem {
     description: 'Other methods: 405.',
     post: {
       operationId: 'oauthToken',
-      summary: 'oauth.token',
+      summary: 'Get an access token',
       tags: ['auth'],
       description:
         'Client credentials grant (RFC 6749 §4.4), credentials in the body or in HTTP Basic. ' +
         'Errors are RFC 6749 §5.2 bodies, not the API envelope.',
       security: [{}, { clientBasic: [] }],
       requestBody: { required: true, content: { 'application/json': body, 'application/x-www-form-urlencoded': body } },
-      responses: { 200: jsonResponse('A token', 'TokenResponse', NO_STORE), ...oauthErrorResponses() },
+      responses: { 200: jsonResponse('A token', 'TokenResponse', NO_STORE), ...oauthErrorResponses(), ...METHOD_NOT_ALLOWED },
     },
   };
 }
@@ -99,8 +109,12 @@ function oauthErrorResponses(): Record<string, ResponseObject> {
 
 type Responses = Record<string, ResponseObject | Reference>;
 
-function getPath(operationId: string, tag: string, description: string, responses: Responses): PathItem {
-  return { description: 'Other methods: 405.', get: { operationId, summary: operationId, tags: [tag], description, responses } };
+/** A public GET: no token (`security: []`), 405 for any other method. */
+function getPath(operationId: string, summary: string, tag: string, description: string, responses: Responses): PathItem {
+  return {
+    description: 'Other methods: 405.',
+    get: { operationId, summary, tags: [tag], description, security: [], responses: { ...responses, ...METHOD_NOT_ALLOWED } },
+  };
 }
 
 export function fixedPaths(config: Config): Record<string, PathItem> {
@@ -108,24 +122,24 @@ export function fixedPaths(config: Config): Record<string, PathItem> {
   const metadata = authorizationServerMetadata(config) as { [key: string]: JsonValue };
   return {
     '/oauth/token': tokenPath(),
-    '/.well-known/jwks.json': getPath('jwks', 'auth', 'The public keys that verify access tokens.', {
+    '/.well-known/jwks.json': getPath('jwks', 'Public keys that verify access tokens', 'auth', 'The public keys that verify access tokens.', {
       200: jsonResponse('The key set', 'Jwks'),
     }),
-    '/.well-known/openid-configuration': getPath('openidConfiguration', 'auth', 'Discovery for OAuth and OpenID clients.', {
+    '/.well-known/openid-configuration': getPath('openidConfiguration', 'OpenID Connect discovery document', 'auth', 'Discovery for OAuth and OpenID clients.', {
       // Described from the document the service really serves (src/auth/well-known.ts).
       200: { description: 'The configuration', content: { 'application/json': { schema: schemaOfValue(discovery), example: discovery } } },
     }),
-    '/.well-known/oauth-authorization-server': getPath('oauthAuthorizationServer', 'auth', 'RFC 8414 authorization server metadata.', {
+    '/.well-known/oauth-authorization-server': getPath('oauthAuthorizationServer', 'OAuth 2.0 authorization server metadata', 'auth', 'RFC 8414 authorization server metadata.', {
       200: { description: 'The metadata', content: { 'application/json': { schema: schemaOfValue(metadata), example: metadata } } },
     }),
-    '/healthz': getPath('healthz', 'operations', 'Liveness: the process answers.', {
+    '/healthz': getPath('healthz', 'Liveness check', 'operations', 'Liveness: the process answers.', {
       200: jsonResponse('`{"status": "ok"}`', 'Status'),
     }),
-    '/readyz': getPath('readyz', 'operations', 'Readiness: the database answers.', {
+    '/readyz': getPath('readyz', 'Readiness check (the database answers)', 'operations', 'Readiness: the database answers.', {
       200: jsonResponse('`{"status": "ready"}`', 'Status'),
       503: { $ref: '#/components/responses/Error503' },
     }),
-    '/metrics': getPath('metrics', 'operations', 'Prometheus metrics: process, and request durations by endpoint and status.', {
+    '/metrics': getPath('metrics', 'Prometheus metrics', 'operations', 'Prometheus metrics: process, and request durations by endpoint and status.', {
       200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
     }),
   };

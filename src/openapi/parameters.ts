@@ -3,11 +3,12 @@
  * variables are query parameters (GET, DELETE) or body fields (POST, PUT, PATCH), typed by GraphQL
  * and described by the argument each is passed to. List parameters add what the list code enforces.
  */
-import { PERMISSIONS } from '../auth/permissions.ts';
-import { describeFilterFields, RESOURCES, sortableFields, type Resource } from '../filter/index.ts';
+import { describeFilterFields, FILTER_LIMITS, RESOURCES, sortableFields, type Resource } from '../filter/index.ts';
 import type { Route } from '../rest/routes.ts';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
+import { sortPattern } from '../schema/list-order.ts';
 import type { ListFacts } from '../schema/resource.ts';
+import { bodySchema } from './body-schema.ts';
 import type { VariableShape } from './operation-shape.ts';
 import { inputSchema } from './schemas-from-graphql.ts';
 import type { JsonSchema, ParameterObject } from './types.ts';
@@ -32,8 +33,9 @@ export function routeInputs(
   const parameters = pathNames.map((name) => pathParameter(name, variables.find((variable) => variable.name === name)));
   const others = variables.filter((variable) => !pathNames.includes(variable.name));
   const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
-  if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: bodySchema(others) };
-  const query = others.map((variable) => queryParameter(variable, facts));
+  if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: routeBody(route, others) };
+  const declared = route.querySchema ? bodySchema(route.querySchema).properties : undefined;
+  const query = others.map((variable) => queryParameter(variable, facts, declared?.[QUERY_NAMES[variable.name] ?? variable.name]));
   return { parameters: [...parameters, ...query, ...fields], body: undefined };
 }
 
@@ -51,10 +53,11 @@ function pathSchema(name: string, variable: VariableShape | undefined): JsonSche
   return schema;
 }
 
-function queryParameter(variable: VariableShape, facts: ListFacts | undefined): ParameterObject {
+/** `declared`: the parameter's schema from the route's querySchema, which states more than its GraphQL type. */
+function queryParameter(variable: VariableShape, facts: ListFacts | undefined, declared: JsonSchema | undefined): ParameterObject {
   const name = QUERY_NAMES[variable.name] ?? variable.name;
   const base = variable.argument?.description ?? undefined;
-  const { schema, description } = refineListParameter(name, inputSchema(variable.type), base, facts);
+  const { schema, description } = refineListParameter(name, declared ?? inputSchema(variable.type), base, facts);
   return { name, in: 'query', required: variable.required, schema, ...describe(description) };
 }
 
@@ -83,10 +86,14 @@ function refineListParameter(
     case 'include_total':
       return { schema: { ...schema, default: false }, description: '`true` adds `page.total`, the number of matching records' };
     case 'filter':
-      return { schema, description: resource ? filterDescription(base, resource) : base };
+      return { schema: { ...schema, maxLength: FILTER_LIMITS.maxLength }, description: resource ? filterDescription(base, resource) : base };
     case 'sort':
       return {
-        schema: facts.defaultSort ? { ...schema, default: facts.defaultSort } : schema,
+        schema: {
+          ...schema,
+          ...(resource ? { pattern: sortPattern(resource) } : {}),
+          ...(facts.defaultSort ? { default: facts.defaultSort } : {}),
+        },
         description: resource ? sortDescription(base, resource) : base,
       };
     default:
@@ -107,7 +114,10 @@ function sortDescription(base: string | undefined, resource: Resource): string {
   return `${base ?? 'Sort order'}. Sortable: ${names.join(', ')}. The order always ends with \`id\` as the tie-breaker.`;
 }
 
-/** `fields=a,b`: a comma-separated subset of the record's fields; `id` is always kept. */
+/**
+ * `fields=a,b`: a subset of the record's fields; `id` is always kept. Declared comma-separated, and the
+ * server takes the repeated form too (`fields=a&fields=b`, openapi-fetch's default for arrays).
+ */
 function fieldsParameter(recordFields: string[]): ParameterObject {
   return {
     name: 'fields',
@@ -116,24 +126,23 @@ function fieldsParameter(recordFields: string[]): ParameterObject {
     style: 'form',
     explode: false,
     schema: { type: 'array', items: { type: 'string', enum: recordFields } },
-    description: 'Only these fields of each record, comma-separated (`id` is always kept); records then carry just those.',
+    description:
+      'Only these fields of each record (`id` is always kept); records then carry just those. ' +
+      'Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400.',
   };
 }
 
-function bodySchema(variables: VariableShape[]): JsonSchema | undefined {
+/**
+ * The body as the route's zod schema states it (body-schema.ts), each field described by the GraphQL
+ * argument it becomes. A route whose operation takes body variables must declare that schema.
+ */
+function routeBody(route: Route, variables: VariableShape[]): JsonSchema | undefined {
   if (variables.length === 0) return undefined;
-  const properties = Object.fromEntries(
-    variables.map((variable) => {
-      const schema = inputSchema(variable.type);
-      // Permission names are one closed list wherever a body carries them (src/auth/permissions.ts).
-      const refined: JsonSchema = variable.name === 'permissions' && schema.type === 'array'
-        ? { ...schema, minItems: 1, items: { type: 'string', enum: PERMISSIONS } }
-        : schema;
-      return [variable.name, { ...refined, ...describe(variable.argument?.description) }];
-    }),
+  if (!route.bodySchema) throw new Error(`OpenAPI: ${route.method} ${route.path} takes a body but declares no bodySchema`);
+  const descriptions = Object.fromEntries(
+    variables.flatMap((variable) => (variable.argument?.description ? [[variable.name, variable.argument.description]] : [])),
   );
-  const required = variables.filter((variable) => variable.required).map((variable) => variable.name);
-  return { type: 'object', properties, required };
+  return bodySchema(route.bodySchema, descriptions);
 }
 
 const describe = (description: string | null | undefined): { description?: string } => (description ? { description } : {});

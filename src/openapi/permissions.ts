@@ -39,10 +39,14 @@ export function routePermission(schema: GraphQLSchema, rootTypeName: string, fie
 }
 
 /** Bearer token, or the OAuth2 client-credentials flow that issues one; scopes name the permission. */
+const IDENTIFYING_HEADERS = { clientId: [], userAgent: [] };
+
 export function securityFor(permission: RoutePermission): SecurityRequirement[] {
   // A fixed permission is the scope to request; a value-dependent one cannot be named up front.
   const scopes = permission.permissions.length === 1 ? permission.permissions : [];
-  return [{ bearerAuth: [] }, { oauth2: scopes }];
+  // The client names itself on every request: X-Client-Id and User-Agent go with the token, and are
+  // declared as the schemes a generated client sets once, not as parameters of every call.
+  return [{ bearerAuth: [], ...IDENTIFYING_HEADERS }, { oauth2: scopes, ...IDENTIFYING_HEADERS }];
 }
 
 /** The OAuth2 scopes: every permission, described by the paths that need it. */

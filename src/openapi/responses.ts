@@ -39,27 +39,33 @@ export const HEADERS: Record<string, HeaderObject> = {
   'RateLimit-Reset': { description: 'Seconds until the allowance is full again', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   'WWW-Authenticate': { description: '`Bearer`, with `error="invalid_token"` for a rejected token', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path takes', schema: { type: 'string' } },
   Deprecation: { description: '`true` when the filter used the deprecated `in`/`nin`', schema: { type: 'string', const: 'true' } },
 };
 
 /** Extra headers on an error status beyond X-Request-Id. */
 const ERROR_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
   401: { 'WWW-Authenticate': headerRef('WWW-Authenticate') },
+  405: { Allow: headerRef('Allow') },
   429: { 'Retry-After': headerRef('Retry-After'), ...RATE_LIMIT_HEADERS },
   503: { 'Retry-After': headerRef('Retry-After') },
 };
 
-export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
-  Error: exactObject({
+/** The error envelope carrying `codes` (every code, or those of one status). */
+const errorSchema = (codes: readonly string[]): JsonSchema =>
+  exactObject({
     error: exactObject(
       {
-        code: { type: 'string', enum: ERROR_CODES, description: 'Stable; the message is for humans' },
+        code: { type: 'string', enum: codes, description: 'Stable; the message is for humans' },
         message: { type: 'string' },
         details: { type: 'array', items: { $ref: componentRef('ErrorDetail') }, description: 'One row per problem' },
       },
       ['details'],
     ),
-  }),
+  });
+
+/** Each error response carries the envelope of its status's codes (errorResponseComponents). */
+export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
   ErrorDetail: exactObject({
     path: { type: 'string', description: 'Where the problem is, e.g. `query.limit`, `body.name`, `header.user-agent`' },
     message: { type: 'string' },
@@ -67,13 +73,6 @@ export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
 };
 
 const errorComponentName = (status: number): string => `Error${status}`;
-
-/** The error envelope narrowed to the codes one status carries (so examples and clients see the right ones). */
-const errorWithCodes = (codes: string[]): JsonSchema => ({
-  allOf: [{ $ref: componentRef('Error') }],
-  type: 'object',
-  properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } },
-});
 
 /** One response component per error status, describing which codes it carries. */
 export function errorResponseComponents(): Record<string, ResponseObject> {
@@ -90,7 +89,8 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
         headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...ERROR_HEADERS[status] },
         content: {
           [JSON_TYPE]: {
-            schema: errorWithCodes(codes),
+            // Narrowed to the codes of this status, so examples and clients see the right ones.
+            schema: errorSchema(codes),
             example: { error: { code: codes[0]!, message: STATUS_CODES[status] ?? 'Error' } },
           },
         },
@@ -110,6 +110,7 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     401,
     ...(permission.canForbid || write ? [403] : []), // writes also check whose record it is
     ...(route.path.includes('{') ? [404] : []),
+    405, // another method on the path, with Allow
     ...(write ? [409] : []),
     ...(BODY_METHODS.has(route.method) ? [413] : []),
     429,

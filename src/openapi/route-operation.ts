@@ -10,9 +10,6 @@ import { errorResponses, errorStatuses, FORMAT_PARAMETER, successResponse } from
 import { SelectionWalker } from './schemas-from-graphql.ts';
 import type { JsonSchema, OperationObject } from './types.ts';
 
-/** The three required headers: Authorization is the security scheme, these two are parameters. */
-const HEADER_PARAMETERS = [{ $ref: '#/components/parameters/UserAgent' }, { $ref: '#/components/parameters/ClientId' }];
-
 export interface RouteOperation {
   operation: OperationObject;
   permission: RoutePermission;
@@ -20,6 +17,17 @@ export interface RouteOperation {
 
 /** The prepared operation's name, as JavaScript names a function: `ListEntities` → `listEntities`. */
 export const operationId = (route: Route): string => route.operation[0]!.toLowerCase() + route.operation.slice(1);
+
+/**
+ * What the operation does, from the prepared operation's name: `ListEcosystemEntities` → `List
+ * ecosystem entities`, `CreateApiKey` → `Create API key`.
+ */
+export const operationSummary = (route: Route): string =>
+  route.operation
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((word, index) => (word === 'Api' ? 'API' : index === 0 ? word : word.toLowerCase()))
+    .join(' ');
 
 /** The row type of a `{data, page}` list type, e.g. `Entity` for `EntityList`. */
 function listRowTypeName(type: GraphQLOutputType): string | undefined {
@@ -47,11 +55,11 @@ export function routeOperation(
   const [status, success] = successResponse(route, shape, walker);
   const operation: OperationObject = {
     operationId: operationId(route),
-    summary: `${route.method} ${route.path}`,
+    summary: operationSummary(route),
     description: [shape.rootField.description, permission.text].filter(Boolean).join('\n\n'),
     tags: [route.id.split('.')[0]!],
     security: securityFor(permission),
-    parameters: [...HEADER_PARAMETERS, ...inputs.parameters, ...(shape.key === 'list' && route.method === 'GET' ? [FORMAT_PARAMETER] : [])],
+    parameters: [...inputs.parameters, ...(shape.key === 'list' && route.method === 'GET' ? [FORMAT_PARAMETER] : [])],
     responses: { [status]: success, ...errorResponses(errorStatuses(route, permission)) },
     'x-permissions': permission.permissions,
   };

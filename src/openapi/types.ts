@@ -28,7 +28,9 @@ export interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   minItems?: number;
+  maxItems?: number;
   pattern?: string;
+  not?: JsonSchema;
 }
 
 export interface ParameterObject {
@@ -87,8 +89,11 @@ export type HttpVerb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type PathItem = { description?: string } & Partial<Record<HttpVerb, OperationObject>>;
 
 export interface SecuritySchemeObject {
-  type: 'http' | 'oauth2';
+  type: 'http' | 'oauth2' | 'apiKey';
   description?: string;
+  /** An `apiKey` scheme's header. */
+  in?: 'header';
+  name?: string;
   scheme?: string;
   bearerFormat?: string;
   flows?: { clientCredentials: { tokenUrl: string; scopes: Record<string, string> } };
@@ -101,13 +106,13 @@ export interface OpenApiDocument {
     version: string;
     description?: string;
     license?: { name: string; identifier?: string };
+    contact?: { name?: string; url?: string; email?: string };
   };
   servers: { url: string }[];
   tags: { name: string; description?: string }[];
   paths: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
-    parameters: Record<string, ParameterObject>;
     headers: Record<string, HeaderObject>;
     responses: Record<string, ResponseObject>;
     securitySchemes: Record<string, SecuritySchemeObject>;

@@ -13,6 +13,7 @@ import { stringify } from 'csv-stringify';
 import { cutShort } from '../http/access-log.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
+import { requestedFields } from './envelope.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
 import type { QueryValue, RestRequest } from './request.ts';
 
@@ -189,7 +190,8 @@ function errorOf(body: unknown): { code?: string; message?: string } {
 /** No row to read the columns from: the record's fields, trimmed by `fields=` as the rows would be. */
 function emptyListColumns(request: RestRequest, handle: RestHandler): string[] {
   const all = handle.recordFields(request);
-  const wanted = typeof request.query.fields === 'string' ? new Set(['id', ...request.query.fields.split(',').map((name) => name.trim())]) : undefined;
+  const names = requestedFields(request);
+  const wanted = names ? new Set(['id', ...names]) : undefined;
   return all.filter((name) => !wanted || wanted.has(name));
 }
 

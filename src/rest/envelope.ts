@@ -13,13 +13,24 @@ export interface RestResult {
 type Row = Record<string, unknown>;
 
 /**
+ * The field names `fields` names, or undefined without it: comma-separated, and the parameter may be
+ * repeated (`fields=name&fields=launch_year`, as generated clients send a list), never ignored.
+ */
+export function requestedFields(request: Pick<RestRequest, 'query'>): string[] | undefined {
+  const value = request.query.fields;
+  if (value === undefined) return undefined;
+  const names = [value].flat().flatMap((text) => text.split(',')).map((name) => name.trim()).filter(Boolean);
+  return names.length ? names : undefined;
+}
+
+/**
  * The record fields `fields=a,b` asks for (id always kept), or undefined for all of them.
  * Checked before the operation runs, so a bad name costs no query.
  */
 export function parseFieldSelection(request: RestRequest, known: readonly string[]): Set<string> | undefined {
-  const fields = request.query.fields;
-  if (typeof fields !== 'string' || fields.trim() === '') return undefined;
-  const wanted = new Set(fields.split(',').map((name) => name.trim()).filter(Boolean));
+  const names = requestedFields(request);
+  if (!names) return undefined;
+  const wanted = new Set(names);
   const unknown = [...wanted].filter((name) => !known.includes(name));
   if (unknown.length) {
     // Close matches, as filter and sort errors give them; the whole list only when nothing is close.

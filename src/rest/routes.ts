@@ -22,6 +22,10 @@ export interface Route {
   /** Name of the prepared operation in operations/*.graphql. */
   operation: string;
   kind: RestKind;
+  /** The zod schema of the JSON body, when the route takes one (the OpenAPI document's request body). */
+  bodySchema?: RestRow['bodySchema'];
+  /** The zod object of its query parameters, when its resolver checks them with one. */
+  querySchema?: RestRow['querySchema'];
   /** Request → operation variables; throws VALIDATION_ERROR (paths like `query.limit`, `path.id`). */
   toVariables(request: RestRequest, params: Record<string, string>): Record<string, unknown>;
   /** Operation data → response; `fields` is the parsed `fields=` selection, if any. */
@@ -106,6 +110,8 @@ function toRoute(resource: string, row: RestRow): Route {
     path: row.path,
     operation: row.operation,
     kind: row.kind,
+    bodySchema: row.bodySchema,
+    querySchema: row.querySchema,
     toVariables: (request, params) => {
       const query = new QueryReader(request.query);
       const variables = { ...pathVariables(row, params), ...queryVariables(row, query) };

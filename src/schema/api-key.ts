@@ -13,6 +13,7 @@ import {
   revokeApiKey,
   type ApiKeyRecord,
   type CreatedApiKey,
+  API_KEY_BODY,
 } from '../auth/api-keys.ts';
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
@@ -22,6 +23,7 @@ import { accessRule, declareResource } from './resource.ts';
 
 export const API_KEYS = declareResource({
   name: 'api-keys',
+  description: 'Machine-to-machine credentials: create (the secret is shown once), list and revoke API keys.',
   // Who reaches which key is decided by the rules in src/auth/api-keys.ts, not by one permission.
   read: ANY_CALLER,
   write: 'create:api-keys',
@@ -36,6 +38,7 @@ export const API_KEYS = declareResource({
       kind: 'created',
       noun: 'API key',
       body: (body) => ({ ...parseApiKeyInput(body, 'body') }),
+      bodySchema: API_KEY_BODY,
     },
     { method: 'DELETE', path: '/api/api-keys/{id}', operation: 'RevokeApiKey', kind: 'deleted' },
   ],

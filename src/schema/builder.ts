@@ -4,6 +4,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '../db/generated/pothos-types.ts';
 import { getDatamodel } from '../db/generated/pothos-types.ts';
 import type { GraphQLContext } from './context.ts';
+import { NULLABLE_ROOTS } from './nullable-roots.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -18,7 +19,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [PrismaPlugin],
+  plugins: [PrismaPlugin, NULLABLE_ROOTS],
   prisma: {
     client: (context) => context.prisma,
     dmmf: getDatamodel(),

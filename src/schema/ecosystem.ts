@@ -15,6 +15,8 @@ import {
   parseEcosystemPatch,
   requireEcosystemId,
   updateEcosystem,
+  ECOSYSTEM_CREATE,
+  ECOSYSTEM_UPDATE,
 } from '../management/ecosystems.ts';
 import { builder } from './builder.ts';
 import { ENTITY_LIST, EntityList } from './entity.ts';
@@ -26,6 +28,7 @@ const KEY = { id: ECOSYSTEM_SLUG };
 
 export const ECOSYSTEMS = declareResource({
   name: 'ecosystems',
+  description: 'Curated entity views: a named, stored filter over entities, with its matching entities.',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
   tenant: { Ecosystem: { column: 'org_id' } },
@@ -40,6 +43,7 @@ export const ECOSYSTEMS = declareResource({
       kind: 'created',
       noun: 'Ecosystem',
       body: (body) => parseEcosystemInput(body, 'body'),
+      bodySchema: ECOSYSTEM_CREATE,
     },
     {
       method: 'PATCH',
@@ -49,6 +53,7 @@ export const ECOSYSTEMS = declareResource({
       noun: 'Ecosystem',
       textParams: KEY,
       body: (body) => parseEcosystemPatch(body, 'body'),
+      bodySchema: ECOSYSTEM_UPDATE,
     },
     { method: 'DELETE', path: '/api/ecosystems/{id}', operation: 'DeleteEcosystem', kind: 'deleted', textParams: KEY },
     {

@@ -13,6 +13,7 @@ export const LOCATION_LOOKUP_MAX_LIMIT = 100;
 // Filter descriptions and location names hold no records: reference data any caller may read.
 export const FILTERS = declareResource({
   name: 'filters',
+  description: 'What each list can be filtered and sorted by, and the location look-up for `location:` filters.',
   read: ANY_CALLER,
   lists: [{ typeName: 'Location', maxLimit: LOCATION_LOOKUP_MAX_LIMIT }],
   rest: [

@@ -12,6 +12,8 @@ import {
   parseInvitationInput,
   parseInvitationToken,
   revokeInvitation,
+  INVITATION_CREATE,
+  INVITATION_TOKEN,
 } from '../management/invitations.ts';
 import { requireMembership } from '../management/teams.ts';
 import { builder } from './builder.ts';
@@ -21,6 +23,7 @@ import { declareResource } from './resource.ts';
 
 export const INVITATIONS = declareResource({
   name: 'invitations',
+  description: 'Team invitations: create, list, revoke, and accept or decline by token (valid 7 days).',
   read: 'read:teams',
   write: 'write:teams',
   tenant: { TeamInvitation: { through: 'team' } },
@@ -34,6 +37,7 @@ export const INVITATIONS = declareResource({
       kind: 'created',
       noun: 'Invitation',
       body: (body) => parseInvitationInput(body, 'body'),
+      bodySchema: INVITATION_CREATE,
     },
     { method: 'DELETE', path: '/api/teams/{team}/invitations/{id}', operation: 'RevokeInvitation', kind: 'deleted' },
     {
@@ -43,6 +47,7 @@ export const INVITATIONS = declareResource({
       kind: 'record',
       noun: 'Invitation',
       body: (body) => ({ token: parseInvitationToken(body, 'body') }),
+      bodySchema: INVITATION_TOKEN,
     },
     {
       method: 'POST',
@@ -51,6 +56,7 @@ export const INVITATIONS = declareResource({
       kind: 'record',
       noun: 'Invitation',
       body: (body) => ({ token: parseInvitationToken(body, 'body') }),
+      bodySchema: INVITATION_TOKEN,
     },
   ],
 });

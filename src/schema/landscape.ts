@@ -13,6 +13,8 @@ import {
   parseLandscapeInput,
   replaceLandscapeEntities,
   VISIBLE_LANDSCAPE,
+  LANDSCAPE_CREATE,
+  LANDSCAPE_ENTITY_IDS,
 } from '../management/landscapes.ts';
 import { builder } from './builder.ts';
 import { listType } from './list.ts';
@@ -21,6 +23,7 @@ import { declareResource } from './resource.ts';
 
 export const LANDSCAPES = declareResource({
   name: 'landscapes',
+  description: 'Ordered, hand-picked entity lists inside an ecosystem.',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
   tenant: { Landscape: { through: 'ecosystem' }, LandscapeEntity: { through: 'landscape' } },
@@ -41,6 +44,7 @@ export const LANDSCAPES = declareResource({
       noun: 'Landscape',
       textParams: { ecosystem: ECOSYSTEM_SLUG },
       body: (body) => parseLandscapeInput(body, 'body'),
+      bodySchema: LANDSCAPE_CREATE,
     },
     { method: 'GET', path: '/api/landscapes/{id}', operation: 'GetLandscape', kind: 'record', noun: 'Landscape' },
     {
@@ -50,6 +54,7 @@ export const LANDSCAPES = declareResource({
       kind: 'record',
       noun: 'Landscape',
       body: (body) => ({ entity_ids: parseEntityIds(body, 'body') }),
+      bodySchema: LANDSCAPE_ENTITY_IDS,
     },
     { method: 'DELETE', path: '/api/landscapes/{id}', operation: 'DeleteLandscape', kind: 'deleted' },
   ],

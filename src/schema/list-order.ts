@@ -36,6 +36,15 @@ export function parseSort(resource: Resource, text: string | null | undefined, d
   return keys;
 }
 
+/**
+ * What parseSort takes, as a JSON Schema pattern over the resource's sortable fields (the OpenAPI
+ * document's `sort`): blank (the default order), or names, each optionally prefixed with `-`.
+ */
+export function sortPattern(resource: Resource): string {
+  const name = `-?(?:${[...sortableFields(resource).keys()].join('|')})`;
+  return `^\\s*(?:${name}(?:,${name})*)?\\s*$`;
+}
+
 /** Like the filter's UNKNOWN_FILTER: the close matches when there are some, else every sortable field. */
 function unknownSortField(name: string, sortable: string[]): string {
   const matches = closeMatches([name], sortable);

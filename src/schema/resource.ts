@@ -9,6 +9,7 @@
 import { ACCESS, ANY_CALLER, type FieldRule, type Permission, type TypeAccess } from '../auth/permissions.ts';
 import type { TenantRule, TenantRules } from '../auth/tenancy.ts';
 import type { Resource as FilterResource } from '../filter/index.ts';
+import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -42,6 +43,10 @@ export interface RestRow {
   query?: readonly QueryParameter[];
   /** The JSON body → operation variables; throws VALIDATION_ERROR with `body.<field>` paths. */
   body?: (body: unknown) => Record<string, unknown>;
+  /** The zod schema `body` parses with: the OpenAPI document describes the body from it (src/openapi/body-schema.ts). */
+  bodySchema?: z.ZodType;
+  /** The zod object an `items` row's resolver checks its query parameters with, for the document likewise. */
+  querySchema?: z.ZodType;
   /** What the 404 of a `record` row calls the record, e.g. `Entity` (`Entity not found`). */
   noun?: string;
 }
@@ -58,6 +63,8 @@ export interface ListFacts {
 export interface ResourceDeclaration {
   /** `entities`, `api-keys`: the OpenAPI tag and the prefix of its route ids. */
   name: string;
+  /** What it is, in a sentence: the OpenAPI tag's description. */
+  description: string;
   read: Permission | typeof ANY_CALLER;
   write?: Permission;
   /** Its filter registry, when `GET /api/filters/{name}` describes it. */

@@ -17,6 +17,9 @@ import {
   updateTeam,
   USER_ID,
   visibleTeams,
+  TEAM_CREATE,
+  TEAM_ROLE,
+  TEAM_UPDATE,
 } from '../management/teams.ts';
 import { builder } from './builder.ts';
 import { listType } from './list.ts';
@@ -25,6 +28,7 @@ import { declareResource } from './resource.ts';
 
 export const TEAMS = declareResource({
   name: 'teams',
+  description: 'Teams of an organisation, visible to their members, with owner, admin and member roles.',
   read: 'read:teams',
   write: 'write:teams',
   tenant: { Team: { column: 'org_id' }, TeamMember: { through: 'team' } },
@@ -34,7 +38,7 @@ export const TEAMS = declareResource({
   ],
   rest: [
     { method: 'GET', path: '/api/teams', operation: 'ListTeams', kind: 'page' },
-    { method: 'POST', path: '/api/teams', operation: 'CreateTeam', kind: 'created', noun: 'Team', body: (body) => parseTeamInput(body, 'body') },
+    { method: 'POST', path: '/api/teams', operation: 'CreateTeam', kind: 'created', noun: 'Team', body: (body) => parseTeamInput(body, 'body'), bodySchema: TEAM_CREATE },
     { method: 'GET', path: '/api/teams/{id}', operation: 'GetTeam', kind: 'record', noun: 'Team' },
     {
       method: 'PATCH',
@@ -43,6 +47,7 @@ export const TEAMS = declareResource({
       kind: 'record',
       noun: 'Team',
       body: (body) => parseTeamPatch(body, 'body'),
+      bodySchema: TEAM_UPDATE,
     },
     { method: 'DELETE', path: '/api/teams/{id}', operation: 'DeleteTeam', kind: 'deleted' },
     { method: 'GET', path: '/api/teams/{team}/members', operation: 'ListTeamMembers', kind: 'page' },
@@ -54,6 +59,7 @@ export const TEAMS = declareResource({
       noun: 'Team member',
       textParams: { user_id: USER_ID },
       body: (body) => ({ role: parseRole(body, 'body') }),
+      bodySchema: TEAM_ROLE,
     },
     {
       method: 'DELETE',

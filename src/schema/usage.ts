@@ -5,12 +5,13 @@
  */
 import { requirePrincipal } from '../auth/principal.ts';
 import { tenantSql } from '../auth/tenancy.ts';
-import { parseUsageQuery, readUsageTimeseries, USAGE_PARAMETERS, type UsageBucketRecord } from '../usage/timeseries.ts';
+import { parseUsageQuery, readUsageTimeseries, USAGE_PARAMETERS, usageParameters, type UsageBucketRecord } from '../usage/timeseries.ts';
 import { builder } from './builder.ts';
 import { declareResource } from './resource.ts';
 
 export const USAGE = declareResource({
   name: 'usage',
+  description: "Each client's request and error counts per endpoint, hourly or daily.",
   read: 'read:usage',
   tenant: { UsageBucket: { column: 'org_id' } },
   rest: [
@@ -21,6 +22,7 @@ export const USAGE = declareResource({
       kind: 'items',
       // Passed as text: the resolver checks them, so both transports report the same details.
       query: USAGE_PARAMETERS.map((name) => ({ name, type: 'string' as const, required: name.endsWith('_date') })),
+      querySchema: usageParameters,
     },
   ],
 });

@@ -59,9 +59,12 @@ const required = (what: string) => ({
 const calendarDate = z
   .string(required('an ISO 8601 date (YYYY-MM-DD)'))
   .pipe(z.iso.date({ error: 'must be a real calendar date written YYYY-MM-DD, e.g. 2026-11-23' }))
-  .refine((text) => text >= FIRST_DATE && text <= LAST_DATE, `must be a date from ${FIRST_DATE} to ${LAST_DATE}`);
+  .refine((text) => text >= FIRST_DATE && text <= LAST_DATE, `must be a date from ${FIRST_DATE} to ${LAST_DATE}`)
+  // The pipe's input is any string; what it checks, for the OpenAPI document.
+  .meta({ format: 'date' });
 
-const usageParameters = z
+/** The query of `GET /api/usage/timeseries` and the arguments of `usageTimeseries` (the OpenAPI document's too). */
+export const usageParameters = z
   .object({
     start_date: calendarDate,
     end_date: calendarDate,

@@ -31,14 +31,25 @@ export interface TestCredentials {
   headers: Record<string, string>;
   /** app.fetch with the three headers added (headers in `init` win). */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** POST /graphql; `body` is the parsed JSON answer. */
-  graphql(query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: GraphQLBody }>;
+  /**
+   * POST /graphql; `body` is the parsed JSON answer. Without `accept` the request accepts any media
+   * type, which the server answers as `application/json` (request errors then 200, GraphQL over HTTP).
+   */
+  graphql(query: string, variables?: Record<string, unknown>, options?: { accept?: string }): Promise<{ status: number; body: GraphQLBody }>;
 }
 
 export interface GraphQLBody {
   data?: Record<string, unknown> | null;
-  errors?: { message: string; extensions?: { code?: string; details?: { path: string; message: string }[] } }[];
+  errors?: {
+    message: string;
+    path?: (string | number)[];
+    locations?: { line: number; column: number }[];
+    extensions?: { code?: string; details?: { path: string; message: string }[] };
+  }[];
 }
+
+/** The GraphQL-over-HTTP media type: request errors keep their 4xx status. */
+export const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 export interface CredentialOptions {
   /** Default: every permission. */
@@ -116,10 +127,10 @@ function credentials(app: TestApp, fields: CredentialFields): TestCredentials {
     ...fields,
     headers,
     fetch: fetchWith,
-    graphql: async (query, variables) => {
+    graphql: async (query, variables, options = {}) => {
       const response = await fetchWith('/graphql', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(options.accept ? { accept: options.accept } : {}) },
         body: JSON.stringify({ query, variables }),
       });
       return { status: response.status, body: (await response.json()) as GraphQLBody };

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApiKeyAndToken, TEST_USER_AGENT, type TestCredentials } from '../helpers/auth.ts';
+import { createApiKeyAndToken, GRAPHQL_RESPONSE, TEST_USER_AGENT, type TestCredentials } from '../helpers/auth.ts';
 
 let app: TestApp;
 let auth: TestCredentials;
@@ -46,10 +46,14 @@ describe('GraphQL variables of the wrong type', () => {
     ['an Int beyond 32 bits', 'query($l: Int) { entities(limit: $l) { data { id } } }', { l: 2 ** 31 }],
     ['an object for String', 'query($f: String) { entities(filter: $f) { data { id } } }', { f: { a: 1 } }],
     ['a missing required variable', 'query($id: Int!) { entity(id: $id) { id } }', {}],
-  ])('%s is 400 VALIDATION_ERROR', async (_name, query, variables) => {
-    const { status, body } = await auth.graphql(query, variables);
+  ])('%s is a VALIDATION_ERROR request error (400, 200 as application/json)', async (_name, query, variables) => {
+    const { status, body } = await auth.graphql(query, variables, { accept: GRAPHQL_RESPONSE });
     expect(status).toBe(400);
     expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+    expect(body.data).toBeUndefined();
+    const asJson = await auth.graphql(query, variables, { accept: 'application/json' });
+    expect(asJson.status).toBe(200);
+    expect(asJson.body).toEqual(body);
   });
 });
 

@@ -1,9 +1,10 @@
-// Bad or abusive GraphQL documents are refused during validation, as 400 VALIDATION_ERROR, before any
+// Bad or abusive GraphQL documents are refused during validation, as VALIDATION_ERROR request errors
+// (400, or 200 to a client accepting only application/json, as GraphQL over HTTP asks), before any
 // resolver runs: no SQL statement reaches the database.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/graphql/use-armor.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
+import { createApiKeyAndToken, GRAPHQL_RESPONSE, type TestCredentials } from '../helpers/auth.ts';
 
 const statements: string[] = [];
 let app: TestApp;
@@ -37,11 +38,14 @@ it.each([
   ['a huge document', `{ entities { data { ${'id '.repeat(GRAPHQL_LIMITS.tokens)} } } }`, /Token limit/i],
 ])('refuses %s with 400 VALIDATION_ERROR and no database work', async (_name, query, message) => {
   statements.length = 0;
-  const { status, body } = await client.graphql(query);
+  const { status, body } = await client.graphql(query, undefined, { accept: GRAPHQL_RESPONSE });
   expect(status).toBe(400);
   expect(body.data ?? undefined).toBeUndefined();
   expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
   expect(body.errors?.[0]?.message).toMatch(message);
+  const asJson = await client.graphql(query, undefined, { accept: 'application/json' });
+  expect(asJson.status).toBe(200);
+  expect(asJson.body).toEqual(body);
   const dataStatements = statements.filter((sql) => !/api_keys|signing_keys/.test(sql));
   expect(dataStatements).toEqual([]);
 });

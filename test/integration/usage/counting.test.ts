@@ -39,7 +39,8 @@ it('counts each endpoint and its errors, on REST and GraphQL, within 5 seconds',
   await send(client.fetch('/graphql', { ...graphql, body: '{"query":"{ __typename }"}' }));
   await send(client.fetch('/graphql', { ...graphql, body: '{"query":"{ __typename }"}' }));
   await send(client.fetch('/graphql', { ...graphql, body: '{"query":"{ founders { data { id } } }"}' }));
-  await send(client.fetch('/graphql', { ...graphql, body: '{"query":"{ nope }"}' }));
+  // A request error: 400 as application/graphql-response+json (200 as application/json, which is no error).
+  await send(client.fetch('/graphql', { ...graphql, headers: { ...graphql.headers, accept: 'application/graphql-response+json' }, body: '{"query":"{ nope }"}' }));
   // A valid token sent with another X-Client-Id: refused, and counted to the token's client.
   await send(app.fetch('/api/entities', { headers: { ...client.headers, 'X-Client-Id': admin.clientId } }));
   // Without a valid token the client is only claimed, never known: not counted.
