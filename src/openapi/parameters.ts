@@ -8,6 +8,7 @@ import { describeFilterFields, RESOURCES, sortableFields, type Resource } from '
 import type { Route } from '../rest/routes.ts';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
 import type { ListFacts } from '../schema/resource.ts';
+import { aggregateParameter } from './aggregate-parameters.ts';
 import type { VariableShape } from './operation-shape.ts';
 import { inputSchema } from './schemas-from-graphql.ts';
 import type { JsonSchema, ParameterObject } from './types.ts';
@@ -33,7 +34,7 @@ export function routeInputs(
   const others = variables.filter((variable) => !pathNames.includes(variable.name));
   const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
   if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: bodySchema(others) };
-  const query = others.map((variable) => queryParameter(variable, facts));
+  const query = others.map((variable) => queryParameter(variable, facts, route.aggregates));
   return { parameters: [...parameters, ...query, ...fields], body: undefined };
 }
 
@@ -51,10 +52,12 @@ function pathSchema(name: string, variable: VariableShape | undefined): JsonSche
   return schema;
 }
 
-function queryParameter(variable: VariableShape, facts: ListFacts | undefined): ParameterObject {
+function queryParameter(variable: VariableShape, facts: ListFacts | undefined, aggregates: Resource | undefined): ParameterObject {
   const name = QUERY_NAMES[variable.name] ?? variable.name;
   const base = variable.argument?.description ?? undefined;
-  const { schema, description } = refineListParameter(name, inputSchema(variable.type), base, facts);
+  const { schema, description } = aggregates
+    ? aggregateParameter(name, inputSchema(variable.type), base, aggregates)
+    : refineListParameter(name, inputSchema(variable.type), base, facts);
   return { name, in: 'query', required: variable.required, schema, ...describe(description) };
 }
 

@@ -28,6 +28,7 @@ export interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   minItems?: number;
+  maxItems?: number;
   pattern?: string;
 }
 

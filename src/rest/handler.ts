@@ -161,11 +161,11 @@ async function dispatch(
   } catch (error) {
     // A refusal of the permission check is what the pipeline would have returned as its error.
     const appError = findAppError(error);
-    if (appError) return errorResponse(appError, argumentsFrom);
+    if (appError) return errorResponse(appError, argumentsFrom, candidate.route.argumentNames);
     throw error;
   }
   // A resolver names its arguments (`limit`, `entity_ids`); over REST they came from the query or the body.
-  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), argumentsFrom);
+  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), argumentsFrom, candidate.route.argumentNames);
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: { ...headers } }];
 }
@@ -219,10 +219,16 @@ function fromGraphQLError(error: GraphQLFormattedError | Error): AppError {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function errorResponse(error: AppError, argumentsFrom: 'query' | 'body' = 'query'): RestResponse {
+/** `groupBy` → `group_by`: an argument path's first name as the route's parameter is called. */
+function restPath(path: string, names: Readonly<Record<string, string>>): string {
+  const head = /^[A-Za-z_]\w*/.exec(path)?.[0];
+  return head !== undefined && Object.hasOwn(names, head) ? `${names[head]}${path.slice(head.length)}` : path;
+}
+
+function errorResponse(error: AppError, argumentsFrom: 'query' | 'body' = 'query', names: Readonly<Record<string, string>> = {}): RestResponse {
   const body = toErrorEnvelope(error);
   body.error.details = body.error.details?.map((detail) =>
-    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `${argumentsFrom}.${detail.path}` },
+    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `${argumentsFrom}.${restPath(detail.path, names)}` },
   );
   if (!body.error.details) delete body.error.details;
   return [body, { status: error.status, headers: { ...error.headers } }];

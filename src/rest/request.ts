@@ -52,6 +52,18 @@ export class QueryReader {
     return value;
   }
 
+  /** A parameter that may be repeated (`metric=count&metric=sum:amount_usd`); absent is empty. */
+  strings(name: string): string[] {
+    this.known.add(name);
+    const value = this.query[name];
+    const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
+    if (values.some((item) => item.includes('\u0000'))) {
+      this.details.push({ path: `query.${name}`, message: NUL_MESSAGE });
+      return [];
+    }
+    return values;
+  }
+
   integer(name: string): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
