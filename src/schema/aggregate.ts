@@ -5,6 +5,7 @@
  */
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { readModels } from '../compile/model.ts';
+import { OWN_STATEMENT } from '../compile/operation.ts';
 import { aggregateError, suggest } from '../aggregate/errors.ts';
 import { readAggregateQuery } from '../aggregate/query.ts';
 import { requireReadPermissions, runAggregate, type AggregateResult, type AggregateSources } from '../aggregate/run.ts';
@@ -138,7 +139,8 @@ builder.queryFields((t) => ({
     type: AggregateAnswer,
     description: 'How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)',
     // The source's read permission; a related dimension or filter also needs that source's (checked by the resolver).
-    extensions: accessRule({ argument: 'source', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }),
+    // OWN_STATEMENT: served by this resolver's one statement, not counted as a compiled read or a fallback.
+    extensions: { ...accessRule({ argument: 'source', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }), ...OWN_STATEMENT },
     args: {
       source: t.arg.string({ required: true, description: RESOURCES.join(', ') }),
       ...aggregateArgs,
@@ -153,7 +155,7 @@ builder.queryFields((t) => ({
     type: AggregateAnswer,
     description: "`aggregate` over the entities of an ecosystem: its stored filter ANDed with `filter`",
     // read:ecosystems here; the entities' read:entities in the resolver, before anything else.
-    extensions: ECOSYSTEMS.reads,
+    extensions: { ...ECOSYSTEMS.reads, ...OWN_STATEMENT },
     args: {
       ecosystem: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }),
       ...aggregateArgs,
