@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createAuth } from './auth/index.ts';
+import { protectedResourceMetadataPath, protectedResourceResponse } from './auth/well-known.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
 import type { Config } from './config.ts';
@@ -27,11 +28,13 @@ import { frontDoor } from './http/front-door.ts';
 import { bodyReadError, jsonBody } from './http/json-body.ts';
 import { clientGone } from './http/client-gone.ts';
 import { createMetrics } from './http/metrics.ts';
+import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
 import { buildOpenApiDocument } from './openapi/index.ts';
-import { BODY_LIMIT, restRouter, sendError, sendResponse } from './rest/express.ts';
+import { readPackage } from './openapi/build.ts';
+import { BODY_LIMIT, restRouter, sendError, sendResponse, toRestRequest } from './rest/express.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
@@ -164,6 +167,19 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     Promise.resolve(graphql.handle(req, res, transport)).catch(next);
   });
 
+  // MCP for AI assistants (docs/mcp.md): its tools read through the REST handler, with /api's checks.
+  const mcp = createMcpEndpoint({ config, handle: handleRest, version: readPackage().version });
+  app.all(protectedResourceMetadataPath(MCP_PATH), (req, res) => sendResponse(res, protectedResourceResponse(config, MCP_PATH, req.method)));
+  app.all(MCP_PATH, refuseNonJsonBodies, ...jsonBody(), refuseNulCharacters, (req, res, next) => {
+    const exchange = { req, res, body: req.body as unknown, request: toRestRequest(req, res), onToolFailure: (status: number) => {
+      res.locals.toolStatus = status;
+    } };
+    mcp(exchange).catch((error: unknown) => {
+      if (error instanceof AppError && !res.headersSent) sendError(res, error);
+      else next(error);
+    });
+  });
+
   app.use('/api', restRouter(handleRest));
   app.all('/', frontDoor(config.PUBLIC_URL, config.GRAPHIQL));
 
@@ -209,10 +225,11 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   });
 }
 
-/** A POST to /graphql carries JSON (GraphQL over HTTP); anything else is refused in the error envelope. */
+/** A POST to /graphql or /mcp carries JSON; anything else is refused in the error envelope. */
 const refuseNonJsonBodies: RequestHandler = (req, res, next) => {
   if (req.method === 'POST' && !req.is('application/json')) {
-    sendError(res, new AppError('VALIDATION_ERROR', 'A GraphQL request body must be JSON (Content-Type: application/json)', {
+    const what = req.baseUrl === MCP_PATH || req.path === MCP_PATH ? 'An MCP' : 'A GraphQL';
+    sendError(res, new AppError('VALIDATION_ERROR', `${what} request body must be JSON (Content-Type: application/json)`, {
       details: [{ path: 'header.content-type', message: 'must be application/json' }],
     }));
     return;

@@ -20,6 +20,11 @@ export interface RestRequest {
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer. */
   signal?: AbortSignal;
+  /**
+   * Served as a later pass of this request (an MCP tool call of its HTTP request): authenticated,
+   * charged to the rate limit and given its context once, with that one.
+   */
+  passOf?: RestRequest;
 }
 
 const INT_MIN = -2_147_483_648;
