@@ -78,8 +78,10 @@ async function authenticate(config: Config, handle: RestHandler, request: RestRe
   try {
     await handle.begin(request);
   } catch (error) {
+    // The context factory's refusal arrives wrapped by the GraphQL pipeline.
     const refusal = findAppError(error);
-    if (refusal?.code !== 'UNAUTHORIZED') throw error;
+    if (!refusal) throw error;
+    if (refusal.code !== 'UNAUTHORIZED') throw refusal;
     throw new AppError(refusal.code, refusal.message, {
       details: refusal.details,
       headers: { ...refusal.headers, 'WWW-Authenticate': resourceMetadataChallenge(config, MCP_PATH, 'invalid_token') },
