@@ -63,9 +63,6 @@ export const listOutput = {
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null when this is the last'),
 };
 
-/** Every filterable resource, for tools that take one by name. */
-export const ALL_RESOURCES: readonly Resource[] = RESOURCES;
-
 /**
  * The cursor of a list the API pages by offset (aggregates, ecosystems): the next offset, written as
  * text so that every tool continues a list the same way.

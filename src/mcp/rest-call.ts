@@ -64,7 +64,8 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
 
 export function toolError(answer: RestAnswer): CallToolResult {
   const { error } = answer.body as ErrorEnvelope;
-  const details = (error.details ?? []).map((detail) => `- ${detail.path}: ${detail.message}`);
+  // A tool's arguments are not a query string: `query.filter` is the tool's `filter`.
+  const details = (error.details ?? []).map((detail) => `- ${detail.path.replace(/^query\./, '')}: ${detail.message}`);
   const next = NEXT_STEP[error.code];
   const text = [`${error.code} (${answer.status}): ${error.message}`, ...details, ...(next ? [next] : [])].join('\n');
   return { isError: true, content: [{ type: 'text', text }] };

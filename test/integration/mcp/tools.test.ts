@@ -181,6 +181,7 @@ describe('errors a model can correct from', () => {
     expect(text).toContain('UNKNOWN_FILTER');
     expect(text).toContain('at position 0');
     expect(text).toContain('close matches: launch_year');
+    expect(text).toContain('\n- filter: Unknown filter field');
     expect(text).toContain('describe_filters');
   });
 
