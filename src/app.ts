@@ -4,8 +4,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { createAuth } from './auth/index.ts';
+import { protectedResourceMetadataPath, protectedResourceResponse } from './auth/well-known.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
 import type { Config } from './config.ts';
@@ -29,11 +30,13 @@ import { isGraphQLRequest, sendGraphQLError } from './http/graphql-error.ts';
 import { bodyReadError, jsonBody } from './http/json-body.ts';
 import { clientGone } from './http/client-gone.ts';
 import { createMetrics } from './http/metrics.ts';
+import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.ts';
 import { healthz, readyz } from './http/health.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
 import { buildOpenApiDocument } from './openapi/index.ts';
-import { BODY_LIMIT, restRouter, sendError, sendResponse } from './rest/express.ts';
+import { readPackage } from './openapi/build.ts';
+import { BODY_LIMIT, restRouter, sendError, sendResponse, toRestRequest } from './rest/express.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
@@ -158,7 +161,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   // JSON bodies are read here, within the body limits however they are sent (chunked, compressed),
   // as /api reads them (src/http/json-body.ts); yoga takes the parsed body as it is.
-  app.use('/graphql', refuseNonJsonBodies, ...jsonBody(), refuseNulCharacters, (req, res, next) => {
+  app.use('/graphql', refuseNonJsonBodies('A GraphQL', refuseAsGraphQL), ...jsonBody(), refuseNulCharacters(refuseAsGraphQL), (req, res, next) => {
     // Usage names GraphQL by method and path, like a REST route template (docs/usage.md).
     if (req.path === '/') res.locals.endpoint = `${req.method} /graphql`;
     const transport: TransportContext = {
@@ -175,6 +178,19 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
         if (!served) await graphql.handle(req, res, transport);
       })
       .catch(next);
+  });
+
+  // MCP for AI assistants (docs/mcp.md): its tools read through the REST handler, with /api's checks.
+  const mcp = createMcpEndpoint({ config, handle: handleRest, version: readPackage().version });
+  app.all(protectedResourceMetadataPath(MCP_PATH), (req, res) => sendResponse(res, protectedResourceResponse(config, MCP_PATH, req.method)));
+  app.all(MCP_PATH, refuseNonJsonBodies('An MCP', refuseInEnvelope), ...jsonBody(), refuseNulCharacters(refuseInEnvelope), (req, res, next) => {
+    const exchange = { req, res, body: req.body as unknown, request: toRestRequest(req, res), onToolFailure: (status: number) => {
+      res.locals.toolStatus = status;
+    } };
+    mcp(exchange).catch((error: unknown) => {
+      if (error instanceof AppError && !res.headersSent) sendError(res, error);
+      else next(error);
+    });
   });
 
   app.use('/api', restRouter(handleRest));
@@ -226,23 +242,32 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   });
 }
 
-/** A POST to /graphql carries JSON (GraphQL over HTTP); anything else is refused, as a GraphQL error. */
-const refuseNonJsonBodies: RequestHandler = (req, res, next) => {
-  if (req.method === 'POST' && !req.is('application/json')) {
-    sendGraphQLError(req, res, new AppError('VALIDATION_ERROR', 'A GraphQL request body must be JSON (Content-Type: application/json)', {
-      details: [{ path: 'header.content-type', message: 'must be application/json' }],
-    }));
-    return;
-  }
-  next();
-};
+/** How a transport words a refusal: GraphQL errors on /graphql (docs/graphql-errors.md), the envelope elsewhere. */
+type Refuse = (req: Request, res: Response, error: AppError) => void;
+const refuseAsGraphQL: Refuse = sendGraphQLError;
+const refuseInEnvelope: Refuse = (_req, res, error) => sendError(res, error);
+
+/** A POST to /graphql or /mcp carries JSON; anything else is refused. */
+function refuseNonJsonBodies(what: string, refuse: Refuse): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'POST' && !req.is('application/json')) {
+      refuse(req, res, new AppError('VALIDATION_ERROR', `${what} request body must be JSON (Content-Type: application/json)`, {
+        details: [{ path: 'header.content-type', message: 'must be application/json' }],
+      }));
+      return;
+    }
+    next();
+  };
+}
 
 /** No field of this API holds a NUL character, and PostgreSQL text cannot: refused before any work. */
-const refuseNulCharacters: RequestHandler = (req, res, next) => {
-  const at = findNul(req.body, 'body');
-  if (at) {
-    sendGraphQLError(req, res, new AppError('VALIDATION_ERROR', `The request ${NUL_MESSAGE}`, { details: [{ path: at, message: NUL_MESSAGE }] }));
-    return;
-  }
-  next();
-};
+function refuseNulCharacters(refuse: Refuse): RequestHandler {
+  return (req, res, next) => {
+    const at = findNul(req.body, 'body');
+    if (at) {
+      refuse(req, res, new AppError('VALIDATION_ERROR', `The request ${NUL_MESSAGE}`, { details: [{ path: at, message: NUL_MESSAGE }] }));
+      return;
+    }
+    next();
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * `/.well-known/jwks.json` (public keys only: active keys and retired ones until their tokens expire)
  * `/.well-known/openid-configuration` and `/.well-known/oauth-authorization-server` (so OAuth/OIDC
- * client libraries can discover the token endpoint and the keys). Pure functions returning `[body, init]`; app.ts binds them.
+ * client libraries can discover the token endpoint and the keys), and RFC 9728 protected resource
+ * metadata for a path (`/.well-known/oauth-protected-resource/mcp`), where MCP clients look first. Pure functions returning `[body, init]`; app.ts binds them.
  */
 import type { Config } from '../config.ts';
 import type { SigningKeyStore } from './key-store.ts';
@@ -64,4 +65,35 @@ export function discoveryResponse(config: Config, kind: keyof typeof DISCOVERY_P
   if (refused) return refused;
   const body = kind === 'openid' ? openIdConfiguration(config) : authorizationServerMetadata(config);
   return [body, { status: 200, headers: { 'Cache-Control': 'public, max-age=3600' } }];
+}
+
+/** Where RFC 9728 publishes the metadata of the protected resource at `path` (`/mcp`). */
+export const protectedResourceMetadataPath = (path: string): string => `/.well-known/oauth-protected-resource${path}`;
+
+/**
+ * RFC 9728 metadata of the resource at `path`: the authorization servers whose tokens it takes are
+ * ours (its metadata names the token endpoint) and, when one is configured, the external identity provider.
+ */
+export function protectedResourceMetadata(config: Config, path: string): Record<string, unknown> {
+  const servers = [config.AUTH_URL, ...(config.OIDC_ISSUER ? [config.OIDC_ISSUER] : [])];
+  return {
+    resource: `${config.PUBLIC_URL}${path}`,
+    authorization_servers: [...new Set(servers)],
+    bearer_methods_supported: ['header'],
+    scopes_supported: [...PERMISSIONS],
+    resource_name: 'Venture Data API',
+    resource_documentation: `${config.PUBLIC_URL}/docs`,
+  };
+}
+
+export function protectedResourceResponse(config: Config, path: string, method: string): TokenHttpResponse {
+  const refused = methodNotAllowed(method, protectedResourceMetadataPath(path));
+  if (refused) return refused;
+  return [protectedResourceMetadata(config, path), { status: 200, headers: { 'Cache-Control': 'public, max-age=3600' } }];
+}
+
+/** RFC 9728 §5.1: a 401 of the resource at `path` tells the client where its metadata is. */
+export function resourceMetadataChallenge(config: Config, path: string, error?: string): string {
+  const metadata = `resource_metadata="${config.PUBLIC_URL}${protectedResourceMetadataPath(path)}"`;
+  return error ? `Bearer error="${error}", ${metadata}` : `Bearer ${metadata}`;
 }

@@ -41,6 +41,23 @@ interface RootExtensions {
   list?: ListDefinition<Resource>;
   listFor?: ListFor<Resource>;
   record?: RecordDefinition;
+  /** Answered by one statement of its own that PostgreSQL writes the answer of (the aggregates): see OwnStatement. */
+  ownStatement?: true;
+}
+
+/** The extension that declares a root field answered by its own statement (OwnStatement). */
+export const OWN_STATEMENT = { ownStatement: true } as const;
+
+/**
+ * An operation whose every root field declares OWN_STATEMENT: its resolver runs one statement of its
+ * own, so the operation is neither a read the compiler serves nor one it failed to (a fallback), and is
+ * counted as neither. A NotCompiled (reason `root_field`), so every path that leaves a NotCompiled to
+ * the resolvers does the same with it; only the counting tells it apart.
+ */
+export class OwnStatement extends NotCompiled {
+  constructor(fields: string[]) {
+    super('root_field', `root fields answered by their own statement: ${fields.join(', ')}`);
+  }
 }
 
 /** Variables as the executor would coerce them; NotCompiled when they are invalid (execution reports it). */
@@ -64,7 +81,11 @@ export function compileOperation(
   );
   const queryType = schema.getQueryType()!;
   const scope: SelectionScope = { statement: new Statement(models), fragments, variables };
-  const roots = [...collectFields(scope, queryType, [operation.selectionSet])].map(([key, nodes]) => {
+  const selected = [...collectFields(scope, queryType, [operation.selectionSet])];
+  const ownStatements = selected.map(([, nodes]) => queryType.getFields()[nodes[0]!.name.value]).filter((field) => (field?.extensions as RootExtensions | undefined)?.ownStatement);
+  // Only when all are: beside a list, an aggregate leaves that list to the resolvers, a real fallback.
+  if (selected.length && ownStatements.length === selected.length) throw new OwnStatement(ownStatements.map((field) => field!.name));
+  const roots = selected.map(([key, nodes]) => {
     const field = queryType.getFields()[nodes[0]!.name.value];
     if (!field) throw new NotCompiled('root_field', `root field ${nodes[0]!.name.value}`);
     return { key, field, node: nodes[0]!, read: compileRoot(scope, field, nodes) };

@@ -26,8 +26,8 @@ export { FILTER_ERROR_CODES, FILTER_LIMITS } from './ast.ts';
 export type { FilterCombinator, FilterCondition, FilterErrorCode, FilterExpr, FilterScalar } from './ast.ts';
 export { parseFilter, parseOptionalFilter } from './parser.ts';
 export { printFilter } from './print.ts';
-export { resolveFilter } from './resolve.ts';
-export type { ResolvedCombinator, ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
+export { resolveFilter, resolveFilterOver } from './resolve.ts';
+export type { FilterSubject, ResolvedCombinator, ResolvedCondition, ResolvedExpr, ResolvedFilter } from './resolve.ts';
 export { toPrismaWhere, type AllOfSets } from './to-prisma.ts';
 export { describeFilterFields, sortableFields } from './describe.ts';
 export { closeMatches } from './suggest.ts';
@@ -57,10 +57,18 @@ export interface CompiledFilter<R extends Resource> {
   readonly manyValuedAllOf: readonly ResolvedCondition[];
   /** The where input with those conditions replaced by the precomputed id sets. */
   whereWith(sets: AllOfSets): WhereFor<R> | undefined;
+  /** The other resources its conditions reach (`investor__name` reaches investors): aggregates need their read permission. */
+  readonly relatedResources: ReadonlySet<Resource>;
 }
 
 /** Up to this many values, `in_all`/`nin_all` stay one EXISTS per value (cheap to plan). */
 export const ALL_OF_EXISTS_LIMIT = 4;
+
+function relatedResources(expr: ResolvedExpr, found = new Set<Resource>()): Set<Resource> {
+  if (expr.type === 'combinator') for (const child of expr.children) relatedResources(child, found);
+  else if (expr.relation) found.add(expr.relation.resource);
+  return found;
+}
 
 function manyValuedAllOf(expr: ResolvedExpr, found: ResolvedCondition[] = []): ResolvedCondition[] {
   if (expr.type === 'combinator') {
@@ -85,6 +93,7 @@ export function compileFilter<R extends Resource>(resource: R, text: string | nu
       searchesText: false,
       manyValuedAllOf: [],
       whereWith: () => undefined,
+      relatedResources: new Set(),
     };
   }
   const resolved = resolveFilter(ast, resource);
@@ -95,5 +104,6 @@ export function compileFilter<R extends Resource>(resource: R, text: string | nu
     deprecatedOperatorUsed: resolved.deprecatedOperatorUsed,
     namesField: (name) => resolved.fieldNames.has(name),
     searchesText: resolved.searchesText,
+    relatedResources: relatedResources(resolved.root),
   };
 }

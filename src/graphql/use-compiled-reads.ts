@@ -12,7 +12,7 @@ import { getOperationAST, Kind, locatedError, type DocumentNode, type ExecutionR
 import type { Plugin } from 'graphql-yoga';
 import { Counter, type Registry } from 'prom-client';
 import { stringify } from '../compile/json-text.ts';
-import { coerceVariables, compileOperation, type CompiledOperation, type Variables } from '../compile/operation.ts';
+import { coerceVariables, compileOperation, OwnStatement, type CompiledOperation, type Variables } from '../compile/operation.ts';
 import type { Models } from '../compile/model.ts';
 import { FALLBACK_REASONS, NotCompiled, type FallbackReason } from '../compile/statement.ts';
 import { findAppError } from '../errors.ts';
@@ -108,6 +108,8 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
     context: GraphQLContext,
     variables: Variables,
   ): Promise<ExecutionResult | typeof FELL_BACK> => {
+    // Aggregates: their resolvers run one statement of their own, neither a compiled read nor a fallback.
+    if (plan instanceof OwnStatement) return FELL_BACK;
     if (plan instanceof NotCompiled) return fallBack(context, plan.reason, plan.message);
     try {
       // Serialized with json-text's `stringify` (yoga reads it from the result; REST always uses it):

@@ -25,6 +25,8 @@ const FIXED_ENDPOINTS = new Set([
   '/oauth/token',
   '/.well-known/jwks.json',
   '/.well-known/openid-configuration',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/mcp',
   '/healthz',
   '/readyz',
   '/metrics',

@@ -110,13 +110,14 @@ function mergeSchemas(...sources: Record<string, JsonSchema>[]): Record<string, 
   return merged;
 }
 
-interface PackageInfo {
+export interface PackageInfo {
   version: string;
   description: string;
   license: string;
 }
 
-function readPackage(): PackageInfo {
+/** package.json's facts about the service (its version is the API's and the MCP server's). */
+export function readPackage(): PackageInfo {
   return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageInfo;
 }
 

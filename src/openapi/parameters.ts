@@ -9,6 +9,7 @@ import { DEFAULT_LIMIT } from '../schema/list.ts';
 import { sortPattern } from '../schema/list-order.ts';
 import type { ListFacts } from '../schema/resource.ts';
 import { bodySchema } from './body-schema.ts';
+import { aggregateParameter } from './aggregate-parameters.ts';
 import type { VariableShape } from './operation-shape.ts';
 import { inputSchema } from './schemas-from-graphql.ts';
 import type { JsonSchema, ParameterObject } from './types.ts';
@@ -35,7 +36,7 @@ export function routeInputs(
   const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
   if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: routeBody(route, others) };
   const declared = route.querySchema ? bodySchema(route.querySchema).properties : undefined;
-  const query = others.map((variable) => queryParameter(variable, facts, declared?.[QUERY_NAMES[variable.name] ?? variable.name]));
+  const query = others.map((variable) => queryParameter(variable, facts, declared?.[QUERY_NAMES[variable.name] ?? variable.name], route.aggregates));
   return { parameters: [...parameters, ...query, ...fields], body: undefined };
 }
 
@@ -53,11 +54,17 @@ function pathSchema(name: string, variable: VariableShape | undefined): JsonSche
   return schema;
 }
 
-/** `declared`: the parameter's schema from the route's querySchema, which states more than its GraphQL type. */
-function queryParameter(variable: VariableShape, facts: ListFacts | undefined, declared: JsonSchema | undefined): ParameterObject {
+/**
+ * `declared`: the parameter's schema from the route's querySchema, which states more than its GraphQL
+ * type; `aggregates`: the source of an aggregate route, whose parameters have a grammar of their own.
+ */
+function queryParameter(variable: VariableShape, facts: ListFacts | undefined, declared: JsonSchema | undefined, aggregates: Resource | undefined): ParameterObject {
   const name = QUERY_NAMES[variable.name] ?? variable.name;
   const base = variable.argument?.description ?? undefined;
-  const { schema, description } = refineListParameter(name, declared ?? inputSchema(variable.type), base, facts);
+  const initial = declared ?? inputSchema(variable.type);
+  const { schema, description } = aggregates
+    ? aggregateParameter(name, initial, base, aggregates)
+    : refineListParameter(name, initial, base, facts);
   return { name, in: 'query', required: variable.required, schema, ...describe(description) };
 }
 

@@ -125,7 +125,12 @@ export function errorResponses(statuses: number[]): Record<string, Reference> {
   );
 }
 
-const SUCCESS_TEXT: Readonly<Record<string, string>> = { list: 'One page of records', record: 'The record', items: 'The items' };
+const SUCCESS_TEXT: Readonly<Record<string, string>> = {
+  list: 'One page of records',
+  record: 'The record',
+  items: 'The items',
+  aggregate: 'One page of groups, with the total number of groups and the query as read',
+};
 
 /** The success response: status by the route's kind, body by the envelope the route uses. */
 export function successResponse(route: Route, shape: OperationShape, walker: SelectionWalker): [string, ResponseObject] {
@@ -138,15 +143,19 @@ export function successResponse(route: Route, shape: OperationShape, walker: Sel
   const schema = envelopeSchema(shape, walker);
   const description = status === '201' ? 'Created' : (SUCCESS_TEXT[shape.key] ?? 'Done');
   const content: Record<string, { schema: JsonSchema }> = schema ? { [JSON_TYPE]: { schema } } : {};
-  // Every GET list also exports as CSV (src/rest/csv-export.ts): all pages, one header row.
-  if (shape.key === 'list' && route.method === 'GET') content[CSV_TYPE] = { schema: { type: 'string', description: CSV_TEXT } };
+  // Every GET list and aggregate also exports as CSV (src/rest/csv-export.ts): all pages, one header row.
+  if (exportsCsv(route, shape)) content[CSV_TYPE] = { schema: { type: 'string', description: CSV_TEXT } };
   return [status, { description, headers, ...(Object.keys(content).length ? { content } : {}) }];
 }
 
-/** `{data, page}` for lists, `{data}` for one record or a short list (src/rest/envelope.ts). */
+/** Whether the route answers `format=csv`: GET lists and aggregates. */
+export const exportsCsv = (route: Route, shape: OperationShape): boolean =>
+  route.method === 'GET' && (shape.key === 'list' || route.kind === 'aggregate');
+
+/** `{data, page}` for lists, `{data}` for one record or a short list (src/rest/envelope.ts); an aggregate's answer as it is. */
 function envelopeSchema(shape: OperationShape, walker: SelectionWalker): JsonSchema | undefined {
   const result = () => walker.outputNonNull(shape.rootField.type, shape.root.selectionSet);
-  if (shape.key === 'list') return result();
+  if (shape.key === 'list' || shape.key === 'aggregate') return result();
   // A null record is 404, so `data` is never null.
   if (shape.key === 'record' || shape.key === 'items') return exactObject({ data: result() });
   return undefined;

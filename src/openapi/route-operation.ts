@@ -6,7 +6,7 @@ import { listFacts } from '../schema/resource.ts';
 import { operationShape } from './operation-shape.ts';
 import { routeInputs } from './parameters.ts';
 import { routePermission, securityFor, type RoutePermission } from './permissions.ts';
-import { errorResponses, errorStatuses, FORMAT_PARAMETER, successResponse } from './responses.ts';
+import { errorResponses, errorStatuses, exportsCsv, FORMAT_PARAMETER, successResponse } from './responses.ts';
 import { SelectionWalker } from './schemas-from-graphql.ts';
 import type { JsonSchema, OperationObject } from './types.ts';
 
@@ -59,7 +59,7 @@ export function routeOperation(
     description: [shape.rootField.description, permission.text].filter(Boolean).join('\n\n'),
     tags: [route.id.split('.')[0]!],
     security: securityFor(permission),
-    parameters: [...inputs.parameters, ...(shape.key === 'list' && route.method === 'GET' ? [FORMAT_PARAMETER] : [])],
+    parameters: [...inputs.parameters, ...(exportsCsv(route, shape) ? [FORMAT_PARAMETER] : [])],
     responses: { [status]: success, ...errorResponses(errorStatuses(route, permission)) },
     'x-permissions': permission.permissions,
   };

@@ -1,7 +1,7 @@
 /**
  * CSV export of any list: `GET /api/<list>?format=csv` or `Accept: text/csv`, with the list's filters,
  * sort and `fields`. The export runs the same handler page after page, following `next_cursor` until
- * the last page, and streams rows as they come (csv-stringify, with backpressure), so memory stays flat
+ * the last page (an aggregate's groups, which have no cursor, by offset up to `page.total`), and streams rows as they come (csv-stringify, with backpressure), so memory stays flat
  * whatever the size. Cells: scalars as they are, null empty, booleans `true`/`false`, nested arrays and
  * objects as JSON text. `limit` is the size of each page fetched (default 500, which every list accepts);
  * the export always runs to the end. It is one request for authentication, the rate limit and usage
@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
 import { cutShort } from '../http/access-log.ts';
+import { dimensionKey } from '../aggregate/dimensions.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
 import { requestedFields } from './envelope.ts';
@@ -23,7 +24,9 @@ const DEFAULT_PAGE_SIZE = '500';
 type Row = Record<string, unknown>;
 interface ListBody {
   data: Row[];
-  page: { next_cursor: string | null };
+  page: { next_cursor?: string | null; limit?: number; offset?: number; total?: number };
+  /** An aggregate's: its groups are paged by offset. */
+  query_info?: { group_by: string[]; metrics: { label: string }[] };
 }
 
 const isListBody = (body: unknown): body is ListBody =>
@@ -111,7 +114,7 @@ export async function sendCsvExport(
   const first = body.data[0];
   const csv = stringify({
     header: true,
-    columns: first ? Object.keys(first) : emptyListColumns(request, handle),
+    columns: first ? Object.keys(first) : body.query_info ? aggregateColumns(body.query_info) : emptyListColumns(request, handle),
     cast: { boolean: (value) => (value ? 'true' : 'false'), object: (value) => JSON.stringify(value) },
   });
   res.locals.csvExport = 'streaming' satisfies CsvExportState;
@@ -140,10 +143,10 @@ export async function sendCsvExport(
         if (!csv.write(row)) await drained(csv, request.signal);
       }
       if (csvError) throw stopped(`failed: ${String(csvError)}`, { cause: csvError });
-      const cursor = page.page.next_cursor;
-      if (!cursor || gone()) break;
+      const following = nextPage(page, base);
+      if (!following || gone()) break;
       // The same request object: the handler reuses its first pass (no new authentication or charge).
-      request.query = { ...base, cursor };
+      request.query = following;
       pages += 1;
       const [next, nextInit] = materialize(await handle(request));
       // A page cut short because the client left (its statement cancelled) is not the export's failure.
@@ -168,6 +171,21 @@ export async function sendCsvExport(
   if (gone()) csv.destroy();
   else csv.end();
 }
+
+/** The query of the page after `page`: the list's next cursor, or an aggregate's next offset while groups remain. */
+function nextPage(page: ListBody, base: Record<string, QueryValue>): Record<string, QueryValue> | undefined {
+  if (page.query_info) {
+    const { offset = 0, limit = 0, total = 0 } = page.page;
+    return offset + limit < total && page.data.length ? { ...base, offset: String(offset + limit) } : undefined;
+  }
+  return page.page.next_cursor ? { ...base, cursor: page.page.next_cursor } : undefined;
+}
+
+/** An aggregate without groups: its dimension keys and metric labels. */
+const aggregateColumns = (info: NonNullable<ListBody['query_info']>): string[] => [
+  ...info.group_by.map(dimensionKey),
+  ...info.metrics.map((metric) => metric.label),
+];
 
 /** Waits for the stringifier to drain, or for the client to leave (then the caller sees `gone()`). */
 async function drained(csv: NodeJS.EventEmitter, signal: AbortSignal | undefined): Promise<void> {

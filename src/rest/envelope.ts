@@ -64,6 +64,11 @@ export function recordEnvelope(data: Row, fields: Set<string> | undefined, what:
   return { status: 200, body: { data: project([record], fields)[0] } };
 }
 
+/** An aggregate's answer as it is: `{data, page, query_info}`. */
+export function aggregateEnvelope(data: Row): RestResult {
+  return { status: 200, body: data.aggregate };
+}
+
 /** A short, unpaged list: `{data: [...]}`. */
 export function itemsEnvelope(data: Row): RestResult {
   return { status: 200, body: { data: data.items as Row[] } };

@@ -72,6 +72,11 @@ export interface RestHandlerOptions {
 export type RestHandler = ((request: RestRequest) => Promise<RestResponse>) & {
   /** The record fields of the route a request matches, in record order (what `fields=` picks from). */
   recordFields(request: Pick<RestRequest, 'method' | 'path'>): readonly string[];
+  /**
+   * Authenticates `request` (400, 401, 429 as AppError) and keeps its run for the requests served as
+   * its passes (`passOf`), before any of them is known: /mcp answers a refused token in HTTP, not as a tool's error.
+   */
+  begin(request: RestRequest): Promise<GraphQLContext>;
 };
 
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
@@ -95,7 +100,19 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
   const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
     compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
-  return Object.assign(handle, { recordFields });
+  const begin = async (request: RestRequest): Promise<GraphQLContext> => (await runOf(options, runs, request)).context;
+  return Object.assign(handle, { recordFields, begin });
+}
+
+/** The run of a request's first pass: created (authenticated, charged to the rate limit) once, then reused. */
+async function runOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, OperationRun>, request: RestRequest): Promise<OperationRun> {
+  const first = request.passOf ?? request;
+  let run = runs.get(first);
+  if (!run) {
+    run = await options.run(first);
+    runs.set(first, run);
+  }
+  return run;
 }
 
 async function dispatchSafely(
@@ -146,11 +163,7 @@ async function dispatch(
     params[name] = decodePathParameter(name, match![index + 1]!);
   });
   // Authentication (400, 401, 429) happens here, in the first pass only; a refusal caches nothing.
-  let run = runs.get(request);
-  if (!run) {
-    run = await options.run(request);
-    runs.set(request, run);
-  }
+  const run = await runOf(options, runs, request);
   options.authorize?.(candidate.document, run.context);
   const nulAt = findNul(request.body, 'body');
   if (nulAt) throw validationError([{ path: nulAt, message: NUL_MESSAGE }]);
@@ -163,11 +176,11 @@ async function dispatch(
   } catch (error) {
     // A refusal of the permission check is what the pipeline would have returned as its error.
     const appError = findAppError(error);
-    if (appError) return errorResponse(appError, argumentsFrom);
+    if (appError) return errorResponse(appError, argumentsFrom, candidate.route.argumentNames);
     throw error;
   }
   // A resolver names its arguments (`limit`, `entity_ids`); over REST they came from the query or the body.
-  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), argumentsFrom);
+  if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), argumentsFrom, candidate.route.argumentNames);
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: { ...headers } }];
 }
@@ -221,10 +234,16 @@ function fromGraphQLError(error: GraphQLFormattedError | Error): AppError {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function errorResponse(error: AppError, argumentsFrom: 'query' | 'body' = 'query'): RestResponse {
+/** `groupBy` → `group_by`: an argument path's first name as the route's parameter is called. */
+function restPath(path: string, names: Readonly<Record<string, string>>): string {
+  const head = /^[A-Za-z_]\w*/.exec(path)?.[0];
+  return head !== undefined && Object.hasOwn(names, head) ? `${names[head]}${path.slice(head.length)}` : path;
+}
+
+function errorResponse(error: AppError, argumentsFrom: 'query' | 'body' = 'query', names: Readonly<Record<string, string>> = {}): RestResponse {
   const body = toErrorEnvelope(error);
   body.error.details = body.error.details?.map((detail) =>
-    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `${argumentsFrom}.${detail.path}` },
+    /^(query|path|body|header)(\.|$)/.test(detail.path) ? detail : { ...detail, path: `${argumentsFrom}.${restPath(detail.path, names)}` },
   );
   if (!body.error.details) delete body.error.details;
   return [body, { status: error.status, headers: { ...error.headers } }];

@@ -20,6 +20,11 @@ export interface RestRequest {
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer. */
   signal?: AbortSignal;
+  /**
+   * Served as a later pass of this request (an MCP tool call of its HTTP request): authenticated,
+   * charged to the rate limit and given its context once, with that one.
+   */
+  passOf?: RestRequest;
 }
 
 const INT_MIN = -2_147_483_648;
@@ -50,6 +55,18 @@ export class QueryReader {
       return undefined;
     }
     return value;
+  }
+
+  /** A parameter that may be repeated (`metric=count&metric=sum:amount_usd`); absent is empty. */
+  strings(name: string): string[] {
+    this.known.add(name);
+    const value = this.query[name];
+    const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
+    if (values.some((item) => item.includes('\u0000'))) {
+      this.details.push({ path: `query.${name}`, message: NUL_MESSAGE });
+      return [];
+    }
+    return values;
   }
 
   integer(name: string): number | undefined {

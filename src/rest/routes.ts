@@ -8,7 +8,7 @@
 import '../schema/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { declaredResources, type HttpMethod, type RestKind, type RestRow } from '../schema/resource.ts';
-import { itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
+import { aggregateEnvelope, itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
 import { QueryReader, type RestRequest } from './request.ts';
 
 export type { HttpMethod } from '../schema/resource.ts';
@@ -26,6 +26,10 @@ export interface Route {
   bodySchema?: RestRow['bodySchema'];
   /** The zod object of its query parameters, when its resolver checks them with one. */
   querySchema?: RestRow['querySchema'];
+  /** What an `aggregate` route aggregates. */
+  aggregates?: RestRow['aggregates'];
+  /** Query parameters named otherwise than the operation's arguments (error details use them). */
+  argumentNames?: RestRow['argumentNames'];
   /** Request → operation variables; throws VALIDATION_ERROR (paths like `query.limit`, `path.id`). */
   toVariables(request: RestRequest, params: Record<string, string>): Record<string, unknown>;
   /** Operation data → response; `fields` is the parsed `fields=` selection, if any. */
@@ -75,6 +79,16 @@ function queryVariables(row: RestRow, query: QueryReader): Record<string, unknow
       };
     case 'page':
       return pageVariables(query);
+    case 'aggregate':
+      return {
+        metric: query.strings('metric'),
+        group_by: query.string('group_by'),
+        filter: query.string('filter'),
+        having: query.string('having'),
+        sort: query.string('sort'),
+        limit: query.integer('limit'),
+        offset: query.integer('offset'),
+      };
     case 'items':
       return Object.fromEntries(
         (row.query ?? []).map(({ name, type, required }) => {
@@ -101,6 +115,7 @@ const SUCCESS: Readonly<Record<RestKind, (data: Record<string, unknown>, fields:
   record: (data, fields, row) => recordEnvelope(data, fields, row.noun ?? 'Record'),
   created: (data, fields, row) => ({ ...recordEnvelope(data, fields, row.noun ?? 'Record'), status: 201 }),
   deleted: () => ({ status: 204, body: undefined }),
+  aggregate: (data) => aggregateEnvelope(data),
 };
 
 function toRoute(resource: string, row: RestRow): Route {
@@ -112,6 +127,8 @@ function toRoute(resource: string, row: RestRow): Route {
     kind: row.kind,
     bodySchema: row.bodySchema,
     querySchema: row.querySchema,
+    ...(row.aggregates ? { aggregates: row.aggregates } : {}),
+    ...(row.argumentNames ? { argumentNames: row.argumentNames } : {}),
     toVariables: (request, params) => {
       const query = new QueryReader(request.query);
       const variables = { ...pathVariables(row, params), ...queryVariables(row, query) };

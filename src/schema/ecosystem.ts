@@ -160,7 +160,7 @@ builder.queryFields((t) => ({
 }));
 
 /** The entity list of the caller's ecosystem named by `args.ecosystem` (404 when there is none). */
-const ecosystemEntityList: ListFor<'entities'> = async (args, context) => {
+export const ecosystemEntityList: ListFor<'entities'> = async (args, context) => {
   const id = await requireEcosystemId(context.prisma, args.ecosystem as string);
   const { filter } = await context.prisma.ecosystem.findUniqueOrThrow({ where: { id }, select: { filter: true } });
   return withinEcosystem(filter);

@@ -2,11 +2,12 @@
  * What clients can filter and sort on, read from the filter registry (the same one that checks
  * filters), and the look-up of location ids that `location` / `location_country` filters take.
  */
-import { ANY_CALLER, type Permission } from '../auth/permissions.ts';
-import { describeFilterFields, isResource, RESOURCES } from '../filter/index.ts';
+import { ANY_CALLER } from '../auth/permissions.ts';
+import { aggregateUses } from '../aggregate/vocabulary.ts';
+import { describeFilterFields, isResource, RESOURCES, type FilterFieldDescription, type Resource } from '../filter/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { builder } from './builder.ts';
-import { accessRule, declareResource, declaredResources } from './resource.ts';
+import { accessRule, declareResource, readPermissionByFilter } from './resource.ts';
 
 export const LOCATION_LOOKUP_MAX_LIMIT = 100;
 
@@ -31,18 +32,35 @@ export const FILTERS = declareResource({
   ],
 });
 
-/** Describing a resource's filter needs the permission that reads the resource. */
-function readPermissionByFilter(): Record<string, Permission> {
-  return Object.fromEntries(
-    declaredResources().flatMap((resource) =>
-      resource.filter && resource.read !== ANY_CALLER ? [[resource.filter, resource.read]] : [],
-    ),
-  );
+type FieldDescription = FilterFieldDescription & { group_by: string[]; metrics: string[] };
+
+/**
+ * Every field a filter, a sort or an aggregate of the resource names: the filterable ones (with how
+ * aggregates use them), then the related records' fields aggregates group by (`tags.name`), which no
+ * filter takes (no operators).
+ */
+function describeFields(resource: Resource): FieldDescription[] {
+  const uses = aggregateUses(resource);
+  const filterable = describeFilterFields(resource).map((field) => {
+    const use = uses.get(field.name);
+    uses.delete(field.name);
+    return { ...field, group_by: use?.group_by ?? [], metrics: use?.metrics ?? [] };
+  });
+  const groupOnly = [...uses].map(([name, { field, group_by, metrics }]): FieldDescription => ({
+    name,
+    type: field.type,
+    operators: [],
+    sortable: false,
+    nullable: field.nullable,
+    group_by,
+    metrics,
+  }));
+  return [...filterable, ...groupOnly];
 }
 
-const FilterField = builder.objectRef<ReturnType<typeof describeFilterFields>[number]>('FilterField').implement({
+const FilterField = builder.objectRef<FieldDescription>('FilterField').implement({
   extensions: FILTERS.owns(),
-  description: 'A field the filter expression (and, when sortable, `sort`) accepts',
+  description: 'A field the filter expression (when it has operators), `sort` (when sortable) and the aggregates accept',
   fields: (t) => ({
     name: t.exposeString('name'),
     type: t.exposeString('type', { description: 'int, number, money, bool, string, date, datetime, id_list or location' }),
@@ -50,6 +68,12 @@ const FilterField = builder.objectRef<ReturnType<typeof describeFilterFields>[nu
     sortable: t.exposeBoolean('sortable'),
     nullable: t.exposeBoolean('nullable', { description: 'Whether `eq`/`neq` accept `null`' }),
     values_url: t.exposeString('values_url', { nullable: true, description: 'Where to look up the ids it takes' }),
+    group_by: t.exposeStringList('group_by', {
+      description: "The aggregates' `group_by` dimensions it gives, e.g. `date`, `date:year`, `amount_usd:bucket(<width>)`; empty if none",
+    }),
+    metrics: t.exposeStringList('metrics', {
+      description: 'The aggregate metrics that take it (`count_distinct`, `sum`, `avg`, `min`, `max`, `median`, `pNN`); empty if none',
+    }),
   }),
 });
 
@@ -74,13 +98,13 @@ builder.queryFields((t) => ({
   filters: t.field({
     type: [FilterField],
     args: { resource: t.arg.string({ required: true }) },
-    // An unknown resource is the resolver's 404, not a 403.
+    // Describing a resource's filter needs the permission that reads the resource; an unknown resource is the resolver's 404, not a 403.
     extensions: accessRule({ argument: 'resource', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }),
     resolve: (_root, { resource }) => {
       if (!isResource(resource)) {
         throw new AppError('NOT_FOUND', `No filterable resource '${resource}'; resources: ${RESOURCES.join(', ')}`);
       }
-      return describeFilterFields(resource);
+      return describeFields(resource);
     },
   }),
   locations: t.prismaField({

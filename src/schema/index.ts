@@ -21,6 +21,8 @@ import './team.ts';
 import './invitation.ts';
 import './filters.ts';
 import './usage.ts';
+// After every resource: the aggregates read their read permissions.
+import './aggregate.ts';
 
 let schema: GraphQLSchema | undefined;
 

@@ -133,6 +133,8 @@ export interface ListRequest<R extends Resource> {
   pageWhere: object;
   /** Rows to skip before the page (0 with a cursor). */
   skip: number;
+  /** The client's filter, checked and translated. */
+  filter: CompiledFilter<R>;
 }
 
 export async function readListRequest<R extends Resource>(
@@ -153,7 +155,7 @@ export async function readListRequest<R extends Resource>(
   const conditions = [filterWhere, definition.scope?.(filter)].filter((condition) => condition !== undefined);
   const where = conditions.length === 1 ? conditions[0]! : { AND: conditions as object[] };
   const pageWhere = after ? { AND: [where, keysetWhere(keys, after)] } : where;
-  return { window, keys, after, where, pageWhere, skip: after ? 0 : window.offset };
+  return { window, keys, after, where, pageWhere, skip: after ? 0 : window.offset, filter };
 }
 
 export async function resolveList<R extends Resource, Row>(

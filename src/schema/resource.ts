@@ -19,9 +19,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `page`: a paged list (limit, offset, include_total) → `{data, page}`;
  * - `items`: a short list of its own query parameters → `{data}`;
  * - `record`: one record (from the path, and the body if it has one) → `{data}`, 404 when null;
- * - `created`: 201 with `{data}`; `deleted`: 204 without a body.
+ * - `created`: 201 with `{data}`; `deleted`: 204 without a body;
+ * - `aggregate`: metrics by dimensions (metric, group_by, filter, having, sort, limit, offset) →
+ *   `{data, page, query_info}` (docs/aggregates.md).
  */
-export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted';
+export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted' | 'aggregate';
 
 export interface QueryParameter {
   name: string;
@@ -49,6 +51,10 @@ export interface RestRow {
   querySchema?: z.ZodType;
   /** What the 404 of a `record` row calls the record, e.g. `Entity` (`Entity not found`). */
   noun?: string;
+  /** The source an `aggregate` row aggregates (which fields it groups and measures). */
+  aggregates?: FilterResource;
+  /** Query parameters that the operation's arguments name otherwise (`groupBy` is `group_by`), for error details. */
+  argumentNames?: Readonly<Record<string, string>>;
 }
 
 /** What the list code enforces about a list of `typeName` rows (the document states it too). */
@@ -125,6 +131,13 @@ export function declaredTenantRules(): TenantRules {
     }
   }
   return rules;
+}
+
+/** The permission that reads each filterable resource's records (`investors` → `read:investors`). */
+export function readPermissionByFilter(): Record<string, Permission> {
+  return Object.fromEntries(
+    [...declared.values()].flatMap((resource) => (resource.filter && resource.read !== ANY_CALLER ? [[resource.filter, resource.read]] : [])),
+  );
 }
 
 /** The list facts of `typeName` rows, from whichever resource declares them. */

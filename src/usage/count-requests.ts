@@ -3,7 +3,8 @@
  * client abandoned counts too, as an error with status 499: the work was done or begun).
  * The transports leave two facts in `res.locals`: `endpoint` (the route template, or
  * `<METHOD> /graphql`) and `principal` (set as soon as the token is verified, so refusals after
- * that, like a revoked key or a rate limit, are counted as errors of that client too).
+ * that, like a revoked key or a rate limit, are counted as errors of that client too); an MCP tool
+ * call that failed, answered 200 over HTTP, leaves its failure's status in `toolStatus`.
  */
 import type { RequestHandler } from 'express';
 import type { Principal } from '../auth/principal.ts';
@@ -15,7 +16,9 @@ export function countRequests(counter: UsageCounter): RequestHandler {
     res.on('close', () => {
       const principal = res.locals.principal as Principal | undefined;
       const endpoint = res.locals.endpoint as string | undefined;
-      if (principal && endpoint) counter.record(principal, endpoint, finalStatus(res));
+      const status = finalStatus(res);
+      const toolStatus = res.locals.toolStatus as number | undefined;
+      if (principal && endpoint) counter.record(principal, endpoint, status < 400 && toolStatus ? toolStatus : status);
     });
     next();
   };

@@ -7,6 +7,7 @@ import type {
   IdListField,
   IdMatch,
   Operator,
+  RelatedGrouping,
   RelationSpec,
   Resource,
   ResourceRegistry,
@@ -108,16 +109,36 @@ export function relation<W extends WhereFragment, Inner>(
   return { name, resource, recordKey, wrap: wrap as (inner: WhereFragment) => W };
 }
 
+/**
+ * Related records an aggregate may group by: `path` is the Prisma relation steps to them, `fields`
+ * their columns (another resource's registry, whose column fields are taken, or columns of their own).
+ */
+export function grouping(
+  name: string,
+  path: readonly [string, ...string[]],
+  fields: ResourceRegistry | readonly ColumnField[],
+): RelatedGrouping {
+  const columns = 'fields' in fields ? [...fields.fields.values()] : fields;
+  return {
+    name,
+    path,
+    ...('resource' in fields ? { resource: fields.resource } : {}),
+    fields: new Map(columns.filter((field): field is ColumnField => field.target === 'column').map((field) => [field.name, field])),
+  };
+}
+
 export function registry(
   resource: Resource,
   refs: readonly string[],
   fields: readonly FieldSpec[],
   relations: readonly RelationSpec[] = [],
+  groupings: readonly RelatedGrouping[] = [],
 ): ResourceRegistry {
   return Object.freeze({
     resource,
     refs,
     fields: new Map(fields.map((field) => [field.name, Object.freeze(field)])),
     relations: new Map(relations.map((spec) => [spec.name, Object.freeze(spec)])),
+    groupings: new Map(groupings.map((spec) => [spec.name, Object.freeze(spec)])),
   });
 }

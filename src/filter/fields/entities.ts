@@ -1,5 +1,6 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnOf, idList, locationAnyColumn, quantify, registry, relation } from './build.ts';
+import { columnOf, grouping, idList, locationAnyColumn, quantify, registry, relation } from './build.ts';
+import { TAG_COLUMNS } from './tags.ts';
 
 type Where = Prisma.EntityWhereInput;
 const column = columnOf<Where>();
@@ -49,4 +50,5 @@ export const ENTITY_FIELDS = registry(
       (inner: Prisma.InvestorWhereInput): Where => ({ rounds: { some: { investors: { some: { investor: inner } } } } }),
     ),
   ],
+  [grouping('tags', ['tags', 'tag'], TAG_COLUMNS)],
 );

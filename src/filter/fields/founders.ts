@@ -1,5 +1,6 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnOf, idList, locationColumn, quantify, registry } from './build.ts';
+import { columnOf, grouping, idList, locationColumn, quantify, registry } from './build.ts';
+import { TAG_COLUMNS } from './tags.ts';
 
 type Where = Prisma.FounderWhereInput;
 const column = columnOf<Where>();
@@ -29,4 +30,6 @@ export const FOUNDER_FIELDS = registry(
     idList('education', (q, id): Where => ({ education: quantify(q, { university_id: id }) })),
     idList('backgrounds', (q, id): Where => ({ backgrounds: quantify(q, { background_id: id }) })),
   ],
+  [],
+  [grouping('tags', ['tags', 'tag'], TAG_COLUMNS)],
 );

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnAt, columnOf, idList, quantify, registry, type ColumnOptions } from './build.ts';
+import { columnAt, columnOf, grouping, idList, quantify, registry, type ColumnOptions } from './build.ts';
+import { TAG_COLUMNS } from './tags.ts';
 import type { ValueKind } from './types.ts';
 
 type Where = Prisma.InvestorWhereInput;
@@ -30,4 +31,6 @@ export const INVESTOR_FIELDS = registry(
     // The portfolio is every entity the investor has joined a round of.
     idList('portfolio', (q, id): Where => ({ rounds: quantify(q, { round: { entity_id: id } }) })),
   ],
+  [],
+  [grouping('tags', ['entity', 'tags', 'tag'], TAG_COLUMNS)],
 );

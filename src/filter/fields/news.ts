@@ -1,5 +1,6 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnOf, idList, quantify, registry } from './build.ts';
+import { columnOf, grouping, idList, quantify, registry } from './build.ts';
+import { ENTITY_FIELDS } from './entities.ts';
 
 type Where = Prisma.NewsArticleWhereInput;
 const column = columnOf<Where>();
@@ -28,4 +29,7 @@ export const NEWS_FIELDS = registry(
     column('hub_score', 'float'),
     idList('entities', (q, id): Where => ({ entities: quantify(q, { entity_id: id }) })),
   ],
+  [],
+  // Every entity the article mentions.
+  [grouping('entities', ['entities', 'entity'], ENTITY_FIELDS)],
 );

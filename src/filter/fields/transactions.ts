@@ -1,5 +1,7 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnOf, idList, quantify, registry } from './build.ts';
+import { columnOf, grouping, idList, quantify, registry } from './build.ts';
+import { ENTITY_FIELDS } from './entities.ts';
+import { INVESTOR_FIELDS } from './investors.ts';
 
 type Where = Prisma.FundingRoundWhereInput;
 const column = columnOf<Where>();
@@ -20,4 +22,6 @@ export const TRANSACTION_FIELDS = registry(
     column('source_url', 'string'),
     idList('investors', (q, id): Where => ({ investors: quantify(q, { investor_id: id }) })),
   ],
+  [],
+  [grouping('entity', ['entity'], ENTITY_FIELDS), grouping('investors', ['investors', 'investor'], INVESTOR_FIELDS)],
 );

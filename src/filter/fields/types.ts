@@ -115,10 +115,27 @@ export interface RelationSpec {
   readonly wrap: (inner: WhereFragment) => WhereFragment;
 }
 
+/**
+ * Records reached from each record of the resource whose fields aggregates group by
+ * (`group_by=entity.hq_country` on transactions, `tags.name` on entities).
+ */
+export interface RelatedGrouping {
+  readonly name: string;
+  /** Prisma relation steps from the resource's model to the related records' model. */
+  readonly path: readonly [string, ...string[]];
+  /**
+   * The resource the related records are, whose read permission such a dimension needs; absent when
+   * they are part of this resource's own record (an entity's tags).
+   */
+  readonly resource?: Resource;
+  readonly fields: ReadonlyMap<string, ColumnField>;
+}
+
 export interface ResourceRegistry {
   readonly resource: Resource;
   /** The `ref.` prefixes this resource accepts; writing one changes nothing. */
   readonly refs: readonly string[];
   readonly fields: ReadonlyMap<string, FieldSpec>;
   readonly relations: ReadonlyMap<string, RelationSpec>;
+  readonly groupings: ReadonlyMap<string, RelatedGrouping>;
 }

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnOf, registry } from './build.ts';
+import { columnOf, grouping, registry } from './build.ts';
+import { ENTITY_FIELDS } from './entities.ts';
 
 const column = columnOf<Prisma.ValuationWhereInput>();
 
@@ -14,4 +15,6 @@ export const VALUATION_FIELDS = registry(
     column('source', 'string'),
     column('transaction_id', 'int', { nullable: true }),
   ],
+  [],
+  [grouping('entity', ['entity'], ENTITY_FIELDS)],
 );

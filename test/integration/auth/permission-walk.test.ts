@@ -54,7 +54,8 @@ function rootArguments(field: GraphQLField<unknown, unknown>, ids: Fixture): str
     if (name === 'id') return String(ids.byType[getNamedType(field.type).name] ?? 1);
     if (name === 'ecosystem') return JSON.stringify(String(ids.ecosystem));
     if (name === 'team') return String(ids.team);
-    if (name === 'resource') return '"entities"';
+    if (name === 'resource' || name === 'source') return '"entities"';
+    if (name === 'metrics') return '["count"]';
     if (name === 'start_date') return '"2020-01-01"';
     if (name === 'end_date') return '"2020-12-31"';
     if (name === 'limit') return '1';

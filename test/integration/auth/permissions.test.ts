@@ -10,6 +10,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  Kind,
   parse,
   type GraphQLArgument,
   type GraphQLField,
@@ -61,13 +62,19 @@ const operations = loadOperations(schema);
 function attemptsFor(route: Route): { path: string; permission: Permission }[] {
   const document = operations.get(route.operation)!;
   const fill = (value: string) => route.path.replace(/\{\w+\}/g, value);
-  return rootFields(document).flatMap(({ key }) => {
+  return rootFields(document).flatMap(({ key, node }) => {
     const rule = rootFieldRule(schema, key);
     if (rule === undefined) throw new Error(`${key} has no rule`);
     if (rule === ANY_CALLER) return [];
     if (typeof rule === 'string') return [{ path: fill('1'), permission: rule }];
     if ('grants' in rule) return [{ path: fill('1'), permission: rule.permission }];
-    // An argument decides: try each value in the path parameter that carries it.
+    // An argument decides: the value the route's operation writes (`/api/aggregate/entities`), or each
+    // value in the path parameter that carries it.
+    const written = node.arguments?.find((argument) => argument.name.value === rule.argument)?.value;
+    if (written?.kind === Kind.STRING) {
+      const permission = rule.byValue[written.value] ?? rule.otherwise;
+      return permission === ANY_CALLER ? [] : [{ path: route.path, permission }];
+    }
     return Object.entries(rule.byValue).map(([value, permission]) => ({ path: fill(value), permission }));
   });
 }

@@ -710,6 +710,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/aggregate/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate entities
+         * @description How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)
+         *
+         *     Permission: by `source`: `founders` → `read:founders`, `entities` → `read:entities`, `investors` → `read:investors`, `transactions` → `read:transactions`, `valuations` → `read:valuations`, `news` → `read:news`; any other value: any valid token.
+         */
+        get: operations["aggregateEntities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/aggregate/founders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate founders
+         * @description How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)
+         *
+         *     Permission: by `source`: `founders` → `read:founders`, `entities` → `read:entities`, `investors` → `read:investors`, `transactions` → `read:transactions`, `valuations` → `read:valuations`, `news` → `read:news`; any other value: any valid token.
+         */
+        get: operations["aggregateFounders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/aggregate/investors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate investors
+         * @description How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)
+         *
+         *     Permission: by `source`: `founders` → `read:founders`, `entities` → `read:entities`, `investors` → `read:investors`, `transactions` → `read:transactions`, `valuations` → `read:valuations`, `news` → `read:news`; any other value: any valid token.
+         */
+        get: operations["aggregateInvestors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/aggregate/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate transactions
+         * @description How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)
+         *
+         *     Permission: by `source`: `founders` → `read:founders`, `entities` → `read:entities`, `investors` → `read:investors`, `transactions` → `read:transactions`, `valuations` → `read:valuations`, `news` → `read:news`; any other value: any valid token.
+         */
+        get: operations["aggregateTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/aggregate/valuations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate valuations
+         * @description How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)
+         *
+         *     Permission: by `source`: `founders` → `read:founders`, `entities` → `read:entities`, `investors` → `read:investors`, `transactions` → `read:transactions`, `valuations` → `read:valuations`, `news` → `read:news`; any other value: any valid token.
+         */
+        get: operations["aggregateValuations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/aggregate/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate news
+         * @description How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)
+         *
+         *     Permission: by `source`: `founders` → `read:founders`, `entities` → `read:entities`, `investors` → `read:investors`, `transactions` → `read:transactions`, `valuations` → `read:valuations`, `news` → `read:news`; any other value: any valid token.
+         */
+        get: operations["aggregateNews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ecosystems/{ecosystem}/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate ecosystem entities
+         * @description `aggregate` over the entities of an ecosystem: its stored filter ANDed with `filter`
+         *
+         *     Permission: `read:ecosystems`.
+         */
+        get: operations["aggregateEcosystemEntities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -4030,6 +4184,10 @@ export interface operations {
                             nullable: boolean;
                             /** @description Where to look up the ids it takes */
                             values_url: string | null;
+                            /** @description The aggregates' `group_by` dimensions it gives, e.g. `date`, `date:year`, `amount_usd:bucket(<width>)`; empty if none */
+                            group_by: string[];
+                            /** @description The aggregate metrics that take it (`count_distinct`, `sum`, `avg`, `min`, `max`, `median`, `pNN`); empty if none */
+                            metrics: string[];
                         }[];
                     };
                 };
@@ -4095,6 +4253,507 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateEntities: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateFounders: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On founders: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:gender`, `count_distinct:is_serial_founder`, `count_distinct:is_super_founder`, `count_distinct:is_promising_founder`, `count_distinct:is_strong_founder`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:location_country` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On founders: `id`, `id:bucket(<width>)`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `location_country`, `tags.name`, `tags.type`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/founders` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateInvestors: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On investors: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:type`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:total_invested_usd`, `sum:total_invested_usd`, `avg:total_invested_usd`, `min:total_invested_usd`, `max:total_invested_usd`, `median:total_invested_usd`, `pNN:total_invested_usd`, `count_distinct:investments_count`, `sum:investments_count`, `avg:investments_count`, `min:investments_count`, `max:investments_count`, `median:investments_count`, `pNN:investments_count`, `count_distinct:portfolio_count`, `sum:portfolio_count`, `avg:portfolio_count`, `min:portfolio_count`, `max:portfolio_count`, `median:portfolio_count`, `pNN:portfolio_count`, `count_distinct:exits_count`, `sum:exits_count`, `avg:exits_count`, `min:exits_count`, `max:exits_count`, `median:exits_count`, `pNN:exits_count`, `count_distinct:lead_investments_count`, `sum:lead_investments_count`, `avg:lead_investments_count`, `min:lead_investments_count`, `max:lead_investments_count`, `median:lead_investments_count`, `pNN:lead_investments_count` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On investors: `id`, `id:bucket(<width>)`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `launch_year:bucket(<width>)`, `total_invested_usd`, `total_invested_usd:bucket(<width>)`, `investments_count`, `investments_count:bucket(<width>)`, `portfolio_count`, `portfolio_count:bucket(<width>)`, `exits_count`, `exits_count:bucket(<width>)`, `lead_investments_count`, `lead_investments_count:bucket(<width>)`, `tags.name`, `tags.type`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/investors` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateTransactions: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On transactions: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:round_type`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:currency`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:source_url` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/transactions` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateValuations: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On valuations: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:source`, `count_distinct:transaction_id`, `sum:transaction_id`, `avg:transaction_id`, `min:transaction_id`, `max:transaction_id`, `median:transaction_id`, `pNN:transaction_id` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/valuations` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateNews: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On news: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:url`, `count_distinct:title`, `count_distinct:summary`, `count_distinct:image_url`, `count_distinct:source`, `count_distinct:article_type`, `count_distinct:publish_date`, `min:publish_date`, `max:publish_date`, `count_distinct:language`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:round_type`, `count_distinct:deal_date`, `min:deal_date`, `max:deal_date`, `count_distinct:sector`, `count_distinct:hq_country`, `count_distinct:enriched_summary`, `count_distinct:relevance_score`, `sum:relevance_score`, `avg:relevance_score`, `min:relevance_score`, `max:relevance_score`, `median:relevance_score`, `pNN:relevance_score`, `count_distinct:hub_score`, `sum:hub_score`, `avg:hub_score`, `min:hub_score`, `max:hub_score`, `median:hub_score`, `pNN:hub_score` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/news` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    aggregateEcosystemEntities: {
+        parameters: {
+            query: {
+                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                metric: string[];
+                /** @description Up to 3 comma-separated dimensions. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                group_by?: string;
+                /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
+                filter?: string;
+                /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
+                having?: string;
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                sort?: string;
+                /** @description Groups per page; 1 to 500, never clamped */
+                limit?: number;
+                /** @description Groups to skip (default 0) */
+                offset?: number;
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description The id (all digits), or the slug */
+                ecosystem: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups, with the total number of groups and the query as read */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The groups, e.g. `{"hq_country": "Germany", "count": 812}`: dimension keys are the dimensions as written with `:` and `.` as `_` (`date:year` → `date_year`); counts are integers, sums, averages and percentiles numbers (money in USD), null for an empty set */
+                        data: unknown[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** Format: int32 */
+                            total: number;
+                        };
+                        query_info: {
+                            source: string;
+                            /** @description The dimensions as written */
+                            group_by: string[];
+                            metrics: {
+                                /** @description The metric's key in each row */
+                                label: string;
+                                /** @description The metric as written, e.g. `sum:amount_usd` */
+                                metric: string;
+                            }[];
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];

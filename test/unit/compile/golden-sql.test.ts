@@ -1,6 +1,6 @@
 /**
- * The exact statement and parameters the compiler (src/compile) writes for representative reads, kept
- * in golden/<case>.sql: a change of plan (a join, an order term, a parameter) shows up as a diff of
+ * The exact statement and parameters the compiler (src/compile) writes for representative reads, and
+ * src/aggregate/statement.ts for representative aggregates, kept in golden/<case>.sql: a change of plan (a join, an order term, a parameter) shows up as a diff of
  * those files to review, not only as a change of speed. The equivalence and differential tests prove
  * the answers right; these pin how they are asked for.
  *
@@ -54,7 +54,8 @@ afterAll(async () => {
 
 // ───────────── the layout of a golden file ─────────────
 
-const CLAUSES = ['FROM', 'WHERE', 'JOIN', 'ORDER BY', 'LIMIT'];
+// `LEFT JOIN` before `JOIN`, so the pair starts one line (each keyword is copied whole once matched).
+const CLAUSES = ['FROM', 'WHERE', 'LEFT JOIN', 'JOIN', 'GROUP BY', 'ORDER BY', 'LIMIT'];
 
 /**
  * The statement with each subquery indented on lines of its own, each clause of a query (and each item
@@ -104,8 +105,8 @@ function layout(sql: string): string {
       if (clause) {
         if (clause === 'FROM') frame.selectList = false;
         frame.line = frame.indent;
-        out += newline(frame.line);
-        i += 1;
+        out += newline(frame.line) + clause;
+        i += 1 + clause.length;
         continue;
       }
       if (char === ',' && frame.selectList && sql[i + 1] === ' ') {
@@ -151,8 +152,9 @@ interface Case {
   nested?: Record<string, Count>;
 }
 
-const rest = (path: string, query: Record<string, string> = {}) => {
-  const search = new URLSearchParams(query).toString();
+/** A value given as a list repeats its parameter (`metric=count&metric=sum:amount_usd`). */
+const rest = (path: string, query: Record<string, string | string[]> = {}) => {
+  const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]) => [value].flat().map((one) => [key, one]))).toString();
   return { rest: search ? `${path}?${search}` : path };
 };
 
@@ -282,6 +284,62 @@ const cases: Case[] = [
       limit: 5,
     },
   },
+
+  // Aggregates (src/aggregate/statement.ts, docs/aggregates.md): one statement each, groups counted by
+  // plain SQL (a NULL value is a group of its own, so DISTINCT over the grouped expression counts them).
+  {
+    name: 'aggregate-scalar-group',
+    request: rest('/api/aggregate/entities', { metric: 'count', group_by: 'hq_country' }),
+    rows: { sql: `SELECT count(*) FROM (SELECT DISTINCT hq_country FROM entities e WHERE ${LIVE}) g`, limit: 25 },
+  },
+  {
+    name: 'aggregate-date-bucket',
+    request: rest('/api/aggregate/transactions', { metric: 'sum:amount_usd', group_by: 'date:year' }),
+    rows: { sql: `SELECT count(*) FROM (SELECT DISTINCT date_trunc('year', date) FROM funding_rounds) g`, limit: 25 },
+  },
+  {
+    // The width is a parameter; the bucket is its lower bound.
+    name: 'aggregate-numeric-bucket',
+    request: rest('/api/aggregate/valuations', { metric: ['count', 'avg:valuation_usd'], group_by: 'valuation_usd:bucket(100000000)' }),
+    rows: { sql: 'SELECT count(*) FROM (SELECT DISTINCT floor(valuation_usd / 100000000) FROM valuations) g', limit: 25 },
+  },
+  {
+    // A related record's field: a LATERAL subquery of the round's distinct investors' countries.
+    name: 'aggregate-related-dimension',
+    request: rest('/api/aggregate/transactions', { metric: 'count', group_by: 'investors.hq_country' }),
+    rows: {
+      sql: `SELECT count(*) FROM (SELECT DISTINCT ie.hq_country FROM funding_rounds r LEFT JOIN round_investors ri ON ri.round_id = r.id
+              LEFT JOIN entities ie ON ie.id = ri.investor_id) g`,
+      limit: 25,
+    },
+  },
+  {
+    // A filter, `having` over the labels, and a sort by a metric (then the dimension, ascending).
+    name: 'aggregate-having-sort',
+    request: rest('/api/aggregate/transactions', {
+      metric: ['count', 'median:amount_usd'],
+      group_by: 'round_type',
+      filter: 'date[gte]:2000-01-01',
+      having: 'count[gte]:3',
+      sort: '-median_amount_usd',
+    }),
+    rows: {
+      sql: `SELECT count(*) FROM (SELECT round_type FROM funding_rounds WHERE date >= '2000-01-01' GROUP BY round_type HAVING count(*) >= 3) g`,
+    },
+  },
+  {
+    // The ecosystem's stored filter ANDed with the request's, as on its entity list.
+    name: 'aggregate-ecosystem',
+    request: {
+      graphql: `{ result: ecosystemAggregate(ecosystem: "golden", metrics: ["count", "sum:total_funding_usd"], groupBy: "is_unicorn", filter: "hq_country[neq]:United States") {
+        data page { total }
+      } }`,
+    },
+    rows: {
+      sql: `SELECT count(*) FROM (SELECT DISTINCT is_unicorn FROM entities e WHERE ${LIVE} AND hq_country <> 'United States'
+              AND (launch_year >= 2015 OR EXISTS (SELECT 1 FROM entity_tags t WHERE t.entity_id = e.id AND t.tag_id = 43))) g`,
+    },
+  },
 ];
 
 // ───────────── running a case ─────────────
@@ -348,7 +406,8 @@ describe('the compiler writes the statement in golden/<case>.sql', () => {
     for (const [path, expected] of Object.entries(testCase.nested ?? {})) {
       expect(valuesAt(rows[0], path.split('.')), `${label}: ${path}`).toHaveLength(await count(expected));
     }
-    // One statement per request: the read was compiled (a fallback runs Prisma's, not `prepared`).
+    // One statement per request: the read was compiled (a fallback runs Prisma's, not `prepared`), or
+    // the aggregate was answered by its own statement.
     expect(captured, label).toHaveLength(1);
     const statement = captured[0]!;
     const text = goldenFile(label, statement);

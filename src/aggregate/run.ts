@@ -1,0 +1,57 @@
+/**
+ * Answers an aggregate query: the filter read by the source's own list code (the same checks, the
+ * same scope such as hidden soft-deleted entities, the same where), the related sources' permissions
+ * checked, then one statement.
+ */
+import { requirePrincipal } from '../auth/principal.ts';
+import type { Models } from '../compile/model.ts';
+import { AppError } from '../errors.ts';
+import type { Resource } from '../filter/index.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import { readListRequest, type ListDefinition } from '../schema/list-query.ts';
+import type { AggregateQuery } from './query.ts';
+import { aggregateStatement } from './statement.ts';
+
+export interface AggregateResult {
+  data: Record<string, unknown>[];
+  page: { limit: number; offset: number; total: number };
+  query_info: { source: Resource; group_by: string[]; metrics: { label: string; metric: string }[] };
+}
+
+export interface AggregateSources {
+  models: Models;
+  /** The permission that reads each resource's records. */
+  readPermission: Readonly<Record<string, string>>;
+}
+
+export async function runAggregate(
+  query: AggregateQuery,
+  filter: string | null | undefined,
+  definition: ListDefinition<Resource>,
+  context: GraphQLContext,
+  sources: AggregateSources,
+): Promise<AggregateResult> {
+  const request = await readListRequest(definition, { filter }, context);
+  const reached = [...query.dimensions.flatMap((dimension) => (dimension.needs ? [dimension.needs] : [])), ...request.filter.relatedResources];
+  requireReadPermissions(context, reached, sources.readPermission);
+  const { sql, params } = aggregateStatement(query, sources.models, request.where);
+  const [row] = await context.sql.prepared<{ total: number; rows: string }>(sql, params, context.signal);
+  return {
+    data: JSON.parse(row!.rows) as Record<string, unknown>[],
+    page: { limit: query.window.limit, offset: query.window.offset, total: Number(row!.total) },
+    query_info: {
+      source: query.source,
+      group_by: query.dimensions.map((dimension) => dimension.written),
+      metrics: query.metrics.map(({ label, metric }) => ({ label, metric })),
+    },
+  };
+}
+
+/** A related dimension or filter condition reads that source's records: no count of them leaks without its permission. */
+export function requireReadPermissions(context: GraphQLContext, resources: Resource[], readPermission: AggregateSources['readPermission']): void {
+  const { permissions } = requirePrincipal(context.principal);
+  const missing = [...new Set(resources.map((resource) => readPermission[resource]!))].filter((permission) => !permissions.has(permission));
+  if (missing.length) {
+    throw new AppError('FORBIDDEN', `This request needs the ${missing.join(', ')} permission${missing.length > 1 ? 's' : ''}`);
+  }
+}
