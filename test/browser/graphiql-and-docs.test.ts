@@ -1,5 +1,6 @@
 // GraphiQL and /docs in a real headless Chromium: the pages load from our own origin, GraphiQL's docs
-// fill in without a token, a pasted token runs a query that returns rows, and /docs lists the operations.
+// fill in without a token (the aggregate field with its descriptions among them), a pasted token runs a
+// query that returns rows, and /docs lists the operations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { seedDatabase } from '../../src/data/seed/index.ts';
@@ -63,6 +64,10 @@ describe.runIf(hasBrowser)('GraphiQL in Chromium', () => {
     await expect.poll(() => explorer.textContent(), { timeout: 30_000 }).toMatch(/Query/);
     await explorer.getByText('Query', { exact: true }).first().click();
     await expect.poll(() => explorer.textContent(), { timeout: 10_000 }).toMatch(/entities/);
+    // The aggregate root field (docs/aggregates.md) with its description and its arguments' descriptions.
+    await explorer.getByText('aggregate', { exact: true }).first().click();
+    await expect.poll(() => explorer.textContent(), { timeout: 10_000 }).toMatch(/How much, by what/);
+    expect(await explorer.textContent()).toMatch(/groupBy.*Up to 3 comma-separated dimensions/s);
 
     // Paste the token into the Headers tab, as the default query tells the user to.
     await page.getByRole('button', { name: /^Headers$/ }).click();

@@ -32,6 +32,8 @@ async function rest(client: TestCredentials, path: string): Promise<{ status: nu
 /** [REST query, GraphQL arguments, code, detail path on REST, text the message must hold] */
 const REFUSALS: [string, string, string, string, string][] = [
   ['metric=counts', 'metrics: ["counts"]', 'VALIDATION_ERROR', 'query.metric', 'close matches: count'],
+  // Two swapped letters are one edit: a five-letter name's budget (src/filter/suggest.ts).
+  ['metric=coutn', 'metrics: ["coutn"]', 'VALIDATION_ERROR', 'query.metric', 'close matches: count'],
   ['metric=sun:amount_usd', 'metrics: ["sun:amount_usd"]', 'VALIDATION_ERROR', 'query.metric', 'close matches: sum'],
   ['metric=sum:amount_us', 'metrics: ["sum:amount_us"]', 'VALIDATION_ERROR', 'query.metric', 'close matches: amount_usd'],
   ['metric=sum:round_type', 'metrics: ["sum:round_type"]', 'VALIDATION_ERROR', 'query.metric', "'round_type' is string"],
