@@ -31,7 +31,7 @@ export function routeInputs(
   recordFields: string[],
 ): RouteInputs {
   const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  const parameters = pathNames.map((name) => pathParameter(name, variables.find((variable) => variable.name === name)));
+  const parameters = pathNames.map((name) => pathParameter(name, variables.find((variable) => variable.name === name), route.textParams?.[name]));
   const others = variables.filter((variable) => !pathNames.includes(variable.name));
   const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
   if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: routeBody(route, others) };
@@ -40,18 +40,19 @@ export function routeInputs(
   return { parameters: [...parameters, ...query, ...fields], body: undefined };
 }
 
-function pathParameter(name: string, variable: VariableShape | undefined): ParameterObject {
-  return { name, in: 'path', required: true, schema: pathSchema(name, variable), ...describe(variable?.argument?.description) };
+/** `pattern`: what the route requires of a path parameter it takes as text (its `textParams`), else 400. */
+function pathParameter(name: string, variable: VariableShape | undefined, pattern: RegExp | undefined): ParameterObject {
+  return { name, in: 'path', required: true, schema: pathSchema(name, variable, pattern), ...describe(variable?.argument?.description) };
 }
 
-function pathSchema(name: string, variable: VariableShape | undefined): JsonSchema {
-  if (!variable) return { type: 'string' };
+function pathSchema(name: string, variable: VariableShape | undefined, pattern: RegExp | undefined): JsonSchema {
+  if (!variable) return { type: 'string', ...(pattern ? { pattern: pattern.source } : {}) };
   const schema = inputSchema(variable.type);
   // Path ids are `^\d+$` (docs/read-api.md, Transport); anything else is 400.
   if (schema.type === 'integer') return { type: 'integer', minimum: 1 };
   // `/api/filters/{resource}`: the filterable resources; any other is 404.
   if (name === 'resource') return { ...schema, enum: RESOURCES };
-  return schema;
+  return pattern ? { ...schema, pattern: pattern.source } : schema;
 }
 
 /**

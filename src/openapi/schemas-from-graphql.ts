@@ -114,7 +114,12 @@ export class SelectionWalker {
     if (node.name.value === '__typename') return { type: 'string', const: parent.name };
     const definition = parent.getFields()[node.name.value];
     if (!definition) throw new Error(`OpenAPI: ${parent.name} has no field ${node.name.value}`);
-    return withDescription(this.output(definition.type, node.selectionSet), definition.description);
+    // A JSON field may say which JSON it holds (`extensions.jsonSchema`), so clients get a type, not `unknown`.
+    const declared = definition.extensions.jsonSchema as JsonSchema | undefined;
+    const schema = !declared || node.selectionSet
+      ? this.output(definition.type, node.selectionSet)
+      : isNonNullType(definition.type) ? { ...declared } : nullable({ ...declared });
+    return withDescription(schema, definition.description);
   }
 
   /** The fields a selection set yields, fragments expanded; `@include`/`@skip` make a field optional. */

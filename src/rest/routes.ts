@@ -22,6 +22,8 @@ export interface Route {
   /** Name of the prepared operation in operations/*.graphql. */
   operation: string;
   kind: RestKind;
+  /** Path parameters taken as text, with the pattern each must match (else 400). */
+  textParams?: RestRow['textParams'];
   /** The zod schema of the JSON body, when the route takes one (the OpenAPI document's request body). */
   bodySchema?: RestRow['bodySchema'];
   /** The zod object of its query parameters, when its resolver checks them with one. */
@@ -125,6 +127,7 @@ function toRoute(resource: string, row: RestRow): Route {
     path: row.path,
     operation: row.operation,
     kind: row.kind,
+    textParams: row.textParams,
     bodySchema: row.bodySchema,
     querySchema: row.querySchema,
     ...(row.aggregates ? { aggregates: row.aggregates } : {}),

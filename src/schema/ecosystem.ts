@@ -91,7 +91,12 @@ export const Ecosystem = builder.prismaObject('Ecosystem', {
       select: { partner_logos: true },
       resolve: (ecosystem) => ecosystem.partner_logos as { name: string; url: string; image_url: string }[],
     }),
-    tabs_config: t.expose('tabs_config', { type: 'JSON', description: 'Free-form display settings' }),
+    tabs_config: t.expose('tabs_config', {
+      type: 'JSON',
+      description: 'Free-form display settings',
+      // Always an object (the input refuses anything else): what the OpenAPI record says, not "any JSON".
+      extensions: { jsonSchema: { type: 'object', additionalProperties: {} } },
+    }),
     is_active: t.exposeBoolean('is_active'),
     sort_order: t.exposeInt('sort_order'),
   }),

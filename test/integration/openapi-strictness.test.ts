@@ -119,6 +119,8 @@ const PARAMETERS: [string, Refused][] = [
   ['api keys: limit 2001', { method: 'GET', path: '/api/api-keys', query: 'limit=2001' }],
   ['api keys: offset -1', { method: 'GET', path: '/api/api-keys', query: 'offset=-1' }],
   ['api keys: a bad id', { method: 'DELETE', path: '/api/api-keys/abc' }],
+  ['ecosystem: a key that is neither an id nor a slug', { method: 'GET', path: '/api/ecosystems/Not_A_Slug' }],
+  ['team member: a user id with a "/"', { method: 'PATCH', path: '/api/teams/1/members/a%2Fb', body: { role: 'admin' } }],
   ['filters: an unknown parameter', { method: 'GET', path: '/api/filters/entities', query: 'x=1' }],
   ['usage: no dates', { method: 'GET', path: '/api/usage/timeseries', query: '' }],
   ['usage: no end date', { method: 'GET', path: '/api/usage/timeseries', query: 'start_date=2026-03-01' }],

@@ -126,6 +126,12 @@ describe('request errors', () => {
     expect(await answer(response)).toMatchObject({ status: 405, body: { errors: [{ extensions: { code: 'METHOD_NOT_ALLOWED' } }] } });
     expect(await db.prisma.team.count()).toBe(before);
   });
+
+  it('another method than GET and POST is 405 METHOD_NOT_ALLOWED with Allow, as a GraphQL error', async () => {
+    const response = await servers.compiled.auth.fetch('/graphql', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    expect(response.headers.get('allow')).toBe('GET, POST');
+    expect(await answer(response)).toMatchObject({ status: 405, body: { errors: [{ extensions: { code: 'METHOD_NOT_ALLOWED' } }] } });
+  });
 });
 
 it('names the format of each custom scalar with @specifiedBy', async () => {

@@ -1457,7 +1457,9 @@ export interface components {
                 image_url: string;
             }[];
             /** @description Free-form display settings */
-            tabs_config?: unknown;
+            tabs_config?: {
+                [key: string]: unknown;
+            };
             is_active?: boolean;
             /** Format: int32 */
             sort_order?: number;
