@@ -5,12 +5,12 @@
  * express's to the byte, status line and headers included, compared with the same request sent with
  * an If-None-Match that matches nothing (which express must serve, and answers 200 as usual).
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { comparable as comparableResponse, rawRequest, type RawResponse } from '../helpers/raw-http.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -28,28 +28,9 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-interface Raw {
-  status: number;
-  headers: [string, string][];
-  body: string;
-}
+type Raw = RawResponse;
 
-/** A request with exactly these headers (fetch would add Accept-Encoding), answered as raw as node:http gives it. */
-function raw(path: string, headers: Record<string, string>, method = 'GET'): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${app.url}${path}`, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let index = 0; index < response.rawHeaders.length; index += 2) pairs.push([response.rawHeaders[index]!, response.rawHeaders[index + 1]!]);
-        resolve({ status: response.statusCode!, headers: pairs, body: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string>, method = 'GET'): Promise<Raw> => rawRequest(`${app.url}${path}`, { method, headers });
 
 async function directCount(): Promise<number> {
   const text = await (await app.fetch('/metrics')).text();
@@ -67,10 +48,7 @@ async function bothPaths(path: string, extra: Record<string, string> = {}): Prom
 }
 
 /** Headers that differ between two requests by nature: the date, and the rate limit's remaining count. */
-const comparable = (response: Raw) => ({
-  ...response,
-  headers: response.headers.filter(([name]) => !/^(date|ratelimit-remaining)$/i.test(name)),
-});
+const comparable = (response: Raw) => comparableResponse(response, /^(date|ratelimit-remaining)$/i);
 
 test.each([
   '/api/entities?limit=3&sort=-total_funding_usd',

@@ -6,13 +6,13 @@
  * token, a missing permission, the fan-out limit, bad variables, an argument the resolvers word; each
  * is answered exactly as when the document is new, charged to the rate limit once and counted once.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
 import { compiledReadsMovedBy } from '../../helpers/compiled-reads.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { comparable as comparableResponse, rawRequest, type RawResponse } from '../../helpers/raw-http.ts';
 
 let db: TestDatabase;
 let app: TestApp;
@@ -33,33 +33,13 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-interface Raw {
-  status: number;
-  headers: [string, string][];
-  body: string;
-}
+type Raw = RawResponse;
 
-function post(body: unknown, headers: Record<string, string>): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'same-id', ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let index = 0; index < response.rawHeaders.length; index += 2) pairs.push([response.rawHeaders[index]!, response.rawHeaders[index + 1]!]);
-        resolve({ status: response.statusCode!, headers: pairs, body: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
-  });
-}
+const post = (body: unknown, headers: Record<string, string>): Promise<Raw> =>
+  rawRequest(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'same-id', ...headers }, body: JSON.stringify(body) });
 
 /** Headers that differ between two requests by nature: the date, and the rate limit's remaining count and reset time. */
-const comparable = (response: Raw) => ({
-  ...response,
-  headers: response.headers.filter(([name]) => !/^(date|ratelimit-remaining|ratelimit-reset)$/i.test(name)),
-});
+const comparable = (response: Raw) => comparableResponse(response, /^(date|ratelimit-remaining|ratelimit-reset)$/i);
 
 const remaining = (response: Raw) => Number(response.headers.find(([name]) => /^ratelimit-remaining$/i.test(name))?.[1]);
 
