@@ -78,7 +78,7 @@ async function authenticate(config: Config, handle: RestHandler, request: RestRe
   try {
     await handle.begin(request);
   } catch (error) {
-    // The context factory's refusal arrives wrapped by the GraphQL pipeline.
+    // The context factory's refusal, an AppError (unwrapped in case a layer wraps it).
     const refusal = findAppError(error);
     if (!refusal) throw error;
     if (refusal.code !== 'UNAUTHORIZED') throw refusal;
