@@ -12,7 +12,7 @@ import { createTenantClients } from './auth/tenancy.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { getDatamodel } from './db/generated/pothos-types.ts';
-import { databaseUnavailable, isDatabaseUnavailable } from './db/unavailable.ts';
+import { databaseUnavailable, isCancelledOnRequest, isDatabaseUnavailable } from './db/unavailable.ts';
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
@@ -213,7 +213,8 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     if (bodyError) {
       appError = bodyError;
     } else if (isDatabaseUnavailable(error)) {
-      logger.warn({ err: error, path: req.path }, 'database unavailable');
+      if (isCancelledOnRequest(error)) logger.info({ path: req.path }, 'statement cancelled on request: its client left before the answer, or an operator cancelled it');
+      else logger.warn({ err: error, path: req.path }, 'database unavailable');
       appError = databaseUnavailable();
     } else {
       logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');

@@ -22,15 +22,29 @@ const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return someCause(error, ({ code, kind, message, originalCode }) =>
+    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+    (typeof originalCode === 'string' && UNAVAILABLE_CODES.has(originalCode)) ||
+    (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) ||
+    (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)));
+}
+
+/**
+ * A statement cancelled by `pg_cancel_backend`: ours when its client left before the answer
+ * (src/db/client.ts), or an operator's. Still a 503 (for a client still there), but not an outage to
+ * warn about; a statement timeout says "statement timeout" instead.
+ */
+export function isCancelledOnRequest(error: unknown): boolean {
+  return someCause(error, ({ code, message }) => code === '57014' && typeof message === 'string' && message.includes('due to user request'));
+}
+
+function someCause(error: unknown, test: (fields: Record<string, unknown>) => boolean): boolean {
   const seen = new Set<unknown>();
   for (let current = error; current && typeof current === 'object' && !seen.has(current); ) {
     seen.add(current);
-    const { code, kind, message, cause, originalCode } = current as Record<string, unknown>;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    if (typeof originalCode === 'string' && UNAVAILABLE_CODES.has(originalCode)) return true;
-    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
-    current = cause ?? (current as { originalError?: unknown }).originalError;
+    if (test(current as Record<string, unknown>)) return true;
+    const { cause, originalError } = current as { cause?: unknown; originalError?: unknown };
+    current = cause ?? originalError;
   }
   return false;
 }

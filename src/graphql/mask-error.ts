@@ -11,7 +11,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { findAppError, internalError, STATUS_BY_CODE, toGraphQLError } from '../errors.ts';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { databaseUnavailable, isCancelledOnRequest, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 
 export function createErrorMasker(logger: Logger) {
@@ -20,6 +20,10 @@ export function createErrorMasker(logger: Logger) {
     const appError = findAppError(error);
     if (appError) return toGraphQLError(appError, located);
     if (located && (!located.originalError || isVariableError(located))) return requestError(located, isDocumentError(located));
+    if (isCancelledOnRequest(error)) {
+      logger.info('statement cancelled on request: its client left before the answer, or an operator cancelled it');
+      return toGraphQLError(databaseUnavailable(), located);
+    }
     if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error }, 'database unavailable');
       return toGraphQLError(databaseUnavailable(), located);

@@ -87,6 +87,9 @@ it('cancels a compiled read whose client left, long before the statement timeout
     expect(await pending).toBeInstanceOf(Error);
     // Cancelled within moments, where before it waited out the 60 s statement timeout holding a connection.
     await expect.poll(waiting, { timeout: 3_000, interval: 50 }).toBe(0);
+    // Logged as what it is, not as an outage.
+    await expect.poll(() => patient.logs.join(''), { timeout: 3_000, interval: 50 }).toContain('statement cancelled on request');
+    expect(patient.logs.join('')).not.toContain('database unavailable');
   } finally {
     await locker.query('ROLLBACK');
     await locker.end();
