@@ -34,4 +34,11 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   ApiKey: 'api_keys',
   UsageBucket: 'usage_buckets',
   SigningKey: 'signing_keys',
+  ChangeClock: 'change_clock',
+  ChangeCommit: 'change_commits',
+  Change: 'changes',
+  ChangeRetention: 'change_retention',
+  ChangeFollower: 'change_followers',
+  EcosystemMember: 'ecosystem_members',
+  EcosystemMembership: 'ecosystem_memberships',
 });

@@ -155,7 +155,7 @@ export const exportsCsv = (route: Route, shape: OperationShape): boolean =>
 /** `{data, page}` for lists, `{data}` for one record or a short list (src/rest/envelope.ts); an aggregate's answer as it is. */
 function envelopeSchema(shape: OperationShape, walker: SelectionWalker): JsonSchema | undefined {
   const result = () => walker.outputNonNull(shape.rootField.type, shape.root.selectionSet);
-  if (shape.key === 'list' || shape.key === 'aggregate') return result();
+  if (shape.key === 'list' || shape.key === 'aggregate' || shape.key === 'feed') return result();
   // A null record is 404, so `data` is never null.
   if (shape.key === 'record' || shape.key === 'items') return exactObject({ data: result() });
   return undefined;

@@ -69,6 +69,11 @@ export function aggregateEnvelope(data: Row): RestResult {
   return { status: 200, body: data.aggregate };
 }
 
+/** A page of the changes feed as it is: `{data, page: {limit, next_cursor}}`. */
+export function feedEnvelope(data: Row): RestResult {
+  return { status: 200, body: data.feed };
+}
+
 /** A short, unpaged list: `{data: [...]}`. */
 export function itemsEnvelope(data: Row): RestResult {
   return { status: 200, body: { data: data.items as Row[] } };

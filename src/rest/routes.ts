@@ -8,7 +8,7 @@
 import '../schema/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { declaredResources, type HttpMethod, type RestKind, type RestRow } from '../schema/resource.ts';
-import { aggregateEnvelope, itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
+import { aggregateEnvelope, feedEnvelope, itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
 import { QueryReader, type RestRequest } from './request.ts';
 
 export type { HttpMethod } from '../schema/resource.ts';
@@ -92,6 +92,7 @@ function queryVariables(row: RestRow, query: QueryReader): Record<string, unknow
         offset: query.integer('offset'),
       };
     case 'items':
+    case 'feed':
       return Object.fromEntries(
         (row.query ?? []).map(({ name, type, required }) => {
           const value = type === 'integer' ? query.integer(name) : type === 'boolean' ? query.boolean(name) : query.string(name);
@@ -118,6 +119,7 @@ const SUCCESS: Readonly<Record<RestKind, (data: Record<string, unknown>, fields:
   created: (data, fields, row) => ({ ...recordEnvelope(data, fields, row.noun ?? 'Record'), status: 201 }),
   deleted: () => ({ status: 204, body: undefined }),
   aggregate: (data) => aggregateEnvelope(data),
+  feed: (data) => feedEnvelope(data),
 };
 
 function toRoute(resource: string, row: RestRow): Route {

@@ -31,7 +31,7 @@ export const ECOSYSTEMS = declareResource({
   description: 'Curated entity views: a named, stored filter over entities, with its matching entities.',
   read: 'read:ecosystems',
   write: 'write:ecosystems',
-  tenant: { Ecosystem: { column: 'org_id' } },
+  tenant: { Ecosystem: { column: 'org_id' }, EcosystemMember: { through: 'ecosystem' }, EcosystemMembership: { through: 'ecosystem' } },
   lists: [{ typeName: 'Ecosystem', maxLimit: ECOSYSTEM_LIST_MAX_LIMIT }],
   rest: [
     { method: 'GET', path: '/api/ecosystems', operation: 'ListEcosystems', kind: 'page' },

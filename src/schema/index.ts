@@ -23,6 +23,7 @@ import './filters.ts';
 import './usage.ts';
 // After every resource: the aggregates read their read permissions.
 import './aggregate.ts';
+import './changes.ts';
 
 let schema: GraphQLSchema | undefined;
 

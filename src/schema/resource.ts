@@ -23,7 +23,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `aggregate`: metrics by dimensions (metric, group_by, filter, having, sort, limit, offset) →
  *   `{data, page, query_info}` (docs/aggregates.md).
  */
-export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted' | 'aggregate';
+export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted' | 'aggregate' | 'feed';
 
 export interface QueryParameter {
   name: string;
@@ -41,7 +41,7 @@ export interface RestRow {
   kind: RestKind;
   /** Path parameters taken as text, each with the pattern it must match (else 400); every other one is a numeric id. */
   textParams?: Readonly<Record<string, RegExp>>;
-  /** Query parameters of an `items` row. */
+  /** Query parameters of an `items` or `feed` row. */
   query?: readonly QueryParameter[];
   /** The JSON body → operation variables; throws VALIDATION_ERROR with `body.<field>` paths. */
   body?: (body: unknown) => Record<string, unknown>;

@@ -89,7 +89,9 @@ describe('migrations agree with schema.prisma', () => {
         fields.filter((field) => field.kind === 'scalar').map((field) => [field.name, true]),
       );
       const delegate = client[model.charAt(0).toLowerCase() + model.slice(1)]!;
-      await expect(delegate.findFirst({ select }), model).resolves.toBeNull();
+      // A migration may seed a row (the change clock); reading it back with every field is what counts.
+      const row = await delegate.findFirst({ select });
+      if (row !== null) expect(Object.keys(row as object).sort(), model).toEqual(Object.keys(select).sort());
     }
   });
 });

@@ -864,6 +864,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List changes
+         * @description Changes of the data resources after `since`, in commit order: following `next_cursor` never skips or repeats one
+         *
+         *     Permission: none; any valid token.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -1834,6 +1856,35 @@ export interface components {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+        /** @description Gone: `CURSOR_EXPIRED` */
+        Error410: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CURSOR_EXPIRED",
+                 *         "message": "Gone"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "CURSOR_EXPIRED";
                         message: string;
                         /** @description One row per problem */
                         details?: components["schemas"]["ErrorDetail"][];
@@ -4756,6 +4807,68 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description A `next_cursor` or a change `id` to continue after, or `now` for an empty page with the current cursor; without it, the oldest change kept */
+                since?: string;
+                /** @description Comma-separated: entity, investor, founder, transaction, valuation, news; default: every type the caller may read */
+                types?: string;
+                /** @description Changes per page, 1 to 1000 (default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Opaque; also a cursor: `since=<id>` continues after this change */
+                            id: string;
+                            /** @description `<type>.created`, `<type>.updated` or `<type>.deleted`, e.g. `entity.updated` */
+                            type: string;
+                            /**
+                             * Format: int32
+                             * @description The record's id
+                             */
+                            object_id: number;
+                            /**
+                             * Format: date-time
+                             * @description When the writing transaction committed
+                             */
+                            occurred_at: string;
+                            /** @description The record's fields that changed: all of them for a created record, none for a record removed outright */
+                            changed_fields: string[];
+                        }[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** @description Always present, also on an empty page: poll with it */
+                            next_cursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
             405: components["responses"]["Error405"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
