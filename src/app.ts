@@ -43,6 +43,8 @@ import { routes } from './rest/routes.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { getSchema } from './schema/index.ts';
 import { declaredTenantRules } from './schema/resource.ts';
+import { membershipFollower } from './changes/membership.ts';
+import { startChangeWorker } from './changes/worker.ts';
 import { countRequests } from './usage/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 
@@ -235,10 +237,20 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     if (!direct(req, res)) handleWithExpress(req, res, next);
   };
 
+  const changeWorker = config.BACKGROUND_WORKERS
+    ? startChangeWorker({
+        sql: db.sql,
+        followers: [membershipFollower({ logger, onChange: async () => undefined })],
+        logger,
+        pollMs: config.CHANGES_POLL_MS,
+        retentionDays: config.CHANGES_RETENTION_DAYS,
+      })
+    : undefined;
+
   return Object.assign(app, {
     usage,
     close: async () => {
-      await Promise.all([usage.close(), auth.close()]);
+      await Promise.all([usage.close(), auth.close(), changeWorker?.stop()]);
     },
   });
 }

@@ -71,6 +71,15 @@ const environmentSchema = z.object({
    * 5 seconds; it is also the most a crash (SIGKILL) can lose.
    */
   USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(4_000).default(1_000),
+  /** Changes older than this many days are pruned from the feed (docs/changes.md); an older cursor is 410. */
+  CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
+  /** How often the feed's followers (ecosystem membership, webhook events) look for new changes. */
+  CHANGES_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /**
+   * `false` runs no background work in this process (followers of the changes feed, retention): for a
+   * process that only serves requests while others do that work, and for tests that count statements.
+   */
+  BACKGROUND_WORKERS: booleanFlag.default(true),
   /** `false` turns usage counting off: for measuring what counting costs (bench/), not for service. */
   USAGE_COUNTING: booleanFlag.default(true),
   /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */

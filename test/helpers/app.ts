@@ -49,6 +49,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Tests fire requests faster than any client should; rate-limit tests set their own numbers.
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    // Background work (followers of the changes feed) would add statements to tests that count them;
+    // the tests of that work turn it on.
+    BACKGROUND_WORKERS: 'false',
     ...options.env,
   });
   const logger: Logger = createLogger({ level: config.LOG_LEVEL, destination: sink });

@@ -203,7 +203,6 @@ BEGIN
   WITH tick AS (UPDATE change_clock SET position = position + 1 RETURNING position)
   UPDATE change_commits SET position = tick.position, committed_at = clock_timestamp()
     FROM tick WHERE change_commits.xid = NEW.xid;
-  PERFORM pg_notify('changes', '');
   RETURN NULL;
 END $$;
 

@@ -1,0 +1,138 @@
+/**
+ * Ecosystem membership: the active entities each active ecosystem's filter matches, kept in
+ * ecosystem_members and brought up to date by a follower of the changes feed. For each batch of changes
+ * it recomputes only the entities the batch touched (an entity's own change, or a change of a round,
+ * valuation, investor or founder that an entity filter can look through); an ecosystem whose filter was
+ * edited is recomputed whole. The differences are what `ecosystem.entity_entered` / `entity_left`
+ * report, handed to `onChange` in the same transaction. A new ecosystem's members are its starting point,
+ * not news: they are taken silently, as are the members of an ecosystem that was deactivated.
+ */
+import type { SqlTransaction } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { readModels, type Models } from '../compile/model.ts';
+import { NotCompiled, Statement } from '../compile/statement.ts';
+import { whereSql } from '../compile/where.ts';
+import { compileFilter, type Resource } from '../filter/index.ts';
+import { RESOURCE_MODEL } from '../schema/list-query.ts';
+import { precomputeAllOf } from '../sql/all-of.ts';
+import type { StoredChange } from './feed.ts';
+import type { Follower } from './follower.ts';
+
+export interface MembershipChange {
+  kind: 'entity_entered' | 'entity_left';
+  ecosystemId: number;
+  entityId: number;
+}
+
+/** Above this many touched entities a whole recomputation is cheaper than naming them. */
+const WHOLE_ABOVE = 50_000;
+
+export function membershipFollower(options: {
+  logger: Logger;
+  onChange(tx: SqlTransaction, changes: readonly MembershipChange[]): Promise<void>;
+}): Follower {
+  const models = readModels();
+  return {
+    name: 'ecosystem-membership',
+    handle: async (tx, changes) => {
+      // Deactivated ecosystems keep no members (taken again, silently, if one is activated).
+      await tx.query('DELETE FROM ecosystem_memberships m USING ecosystems e WHERE e.id = m.ecosystem_id AND NOT e.is_active');
+      await tx.query('DELETE FROM ecosystem_members m USING ecosystems e WHERE e.id = m.ecosystem_id AND NOT e.is_active');
+      const ecosystems = await tx.query<{ id: number; filter: string; computed: string | null }>(
+        `SELECT e.id, e.filter, m.filter AS computed FROM ecosystems e
+           LEFT JOIN ecosystem_memberships m ON m.ecosystem_id = e.id
+          WHERE e.is_active ORDER BY e.id`,
+      );
+      const touched = changes.length ? await touchedEntities(tx, changes) : [];
+      const found: MembershipChange[] = [];
+      for (const ecosystem of ecosystems) {
+        const edited = ecosystem.computed !== ecosystem.filter;
+        if (!edited && touched.length === 0) continue;
+        try {
+          const only = edited || touched.length > WHOLE_ABOVE ? undefined : touched;
+          const differences = await recompute(tx, models, ecosystem.id, ecosystem.filter, only);
+          // A first computation sets the starting point; anything later is a change of membership.
+          if (ecosystem.computed !== null) found.push(...differences);
+          if (edited) {
+            await tx.query(
+              `INSERT INTO ecosystem_memberships (ecosystem_id, filter, computed_at) VALUES ($1, $2, now())
+               ON CONFLICT (ecosystem_id) DO UPDATE SET filter = EXCLUDED.filter, computed_at = EXCLUDED.computed_at`,
+              [ecosystem.id, ecosystem.filter],
+            );
+          }
+        } catch (error) {
+          // A stored filter this version no longer reads (a field removed) must not stop every other ecosystem.
+          if (!(error instanceof AppError || error instanceof NotCompiled)) throw error;
+          options.logger.error({ ecosystem: ecosystem.id, err: error }, 'ecosystem filter cannot be read; its membership is not tracked');
+        }
+      }
+      if (found.length) await options.onChange(tx, found);
+    },
+  };
+}
+
+/** Entities whose membership a batch may have changed: theirs, or a record an entity filter looks through. */
+async function touchedEntities(tx: SqlTransaction, changes: readonly StoredChange[]): Promise<number[]> {
+  const of = (resource: string) => changes.filter((change) => change.resource === resource).map((change) => change.object_id);
+  const rows = await tx.query<{ id: number }>(
+    `SELECT DISTINCT id FROM (
+       SELECT unnest($1::int[]) AS id
+       UNION ALL SELECT entity_id FROM funding_rounds WHERE id = ANY ($2::int[])
+       UNION ALL SELECT entity_id FROM valuations WHERE id = ANY ($3::int[])
+       UNION ALL SELECT r.entity_id FROM round_investors ri JOIN funding_rounds r ON r.id = ri.round_id WHERE ri.investor_id = ANY ($4::int[])
+       UNION ALL SELECT entity_id FROM founder_companies WHERE founder_id = ANY ($5::int[])
+     ) t`,
+    [of('entity'), of('transaction'), of('valuation'), of('investor'), of('founder')],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The ecosystem's members brought to what its filter matches now, among `only` (or all entities), in
+ * one statement; returns who entered and who left.
+ */
+async function recompute(
+  tx: SqlTransaction,
+  models: Models,
+  ecosystemId: number,
+  filter: string,
+  only: readonly number[] | undefined,
+): Promise<MembershipChange[]> {
+  const compiled = compileFilter('entities', filter);
+  const sets = compiled.manyValuedAllOf.length
+    ? await precomputeAllOf('entities', compiled.manyValuedAllOf, (resource, where) => findIds(tx, models, resource, where))
+    : undefined;
+  const where = { AND: [sets ? compiled.whereWith(sets) : compiled.where, { deleted_at: null }].filter(Boolean) };
+  const statement = new Statement(models);
+  const condition = whereSql(statement, models.get('Entity')!, 'e', where);
+  const ecosystem = statement.param(ecosystemId);
+  const within = only ? statement.param(only) : undefined;
+  const rows = await tx.query<{ kind: MembershipChange['kind']; entity_id: number }>(
+    `WITH matched AS (
+       SELECT e.id FROM entities e WHERE ${condition}${within ? ` AND e.id = ANY (${within}::int[])` : ''}
+     ), entered AS (
+       INSERT INTO ecosystem_members (ecosystem_id, entity_id) SELECT ${ecosystem}, id FROM matched
+       ON CONFLICT DO NOTHING RETURNING entity_id
+     ), gone AS (
+       DELETE FROM ecosystem_members m
+        WHERE m.ecosystem_id = ${ecosystem}${within ? ` AND m.entity_id = ANY (${within}::int[])` : ''}
+          AND NOT EXISTS (SELECT 1 FROM matched WHERE matched.id = m.entity_id)
+       RETURNING entity_id
+     )
+     SELECT 'entity_entered' AS kind, entity_id FROM entered
+     UNION ALL SELECT 'entity_left', entity_id FROM gone
+     ORDER BY entity_id, kind`,
+    statement.params,
+  );
+  return rows.map((row) => ({ kind: row.kind, ecosystemId, entityId: row.entity_id }));
+}
+
+/** Ids of a resource's records matching a where input, in the follower's transaction. */
+async function findIds(tx: SqlTransaction, models: Models, resource: Resource, where: object): Promise<number[]> {
+  const model = models.get(RESOURCE_MODEL[resource])!;
+  const statement = new Statement(models);
+  const condition = whereSql(statement, model, 'r', where);
+  const rows = await tx.query<{ id: number }>(`SELECT r.id FROM "${model.table}" r WHERE ${condition}`, statement.params);
+  return rows.map((row) => row.id);
+}
