@@ -77,123 +77,127 @@ CREATE TABLE "ecosystem_memberships" (
     CONSTRAINT "ecosystem_memberships_ecosystem_id_fkey" FOREIGN KEY ("ecosystem_id") REFERENCES "ecosystems"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
--- Records changes of one statement, merging each into the transaction's earlier change of the same
--- record: created then updated stays created, deleted then created (a restore) is updated, otherwise
--- the later kind wins; the changed columns accumulate.
-CREATE FUNCTION "note_changes"(tx bigint, rows jsonb) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  recorded bigint;
-BEGIN
-  INSERT INTO changes AS c (xid, resource, kind, object_id, changed_columns)
-    SELECT tx, r.resource, r.kind, r.object_id, r.changed_columns
-      FROM jsonb_to_recordset(rows) AS r(resource text, kind text, object_id integer, changed_columns text[])
-     ORDER BY r.object_id
-  ON CONFLICT (xid, resource, object_id) DO UPDATE SET
-    kind = CASE WHEN c.kind = 'created' AND EXCLUDED.kind = 'updated' THEN 'created'
-                WHEN c.kind = 'deleted' AND EXCLUDED.kind = 'created' THEN 'updated'
-                ELSE EXCLUDED.kind END,
-    changed_columns = CASE WHEN c.kind = 'created' AND EXCLUDED.kind = 'updated' THEN NULL
-                           ELSE ARRAY(SELECT DISTINCT x FROM unnest(coalesce(c.changed_columns, '{}') || coalesce(EXCLUDED.changed_columns, '{}')) x ORDER BY x) END;
-  GET DIAGNOSTICS recorded = ROW_COUNT;
-  IF recorded > 0 THEN
-    INSERT INTO change_commits (xid) VALUES (tx) ON CONFLICT DO NOTHING;
-  END IF;
-END $$;
+-- One change per record per transaction: a second write of a record merges into its first change.
+-- Created then updated stays created, created or updated then deleted is deleted, deleted then created
+-- (a restore) is updated, deleted then updated stays deleted; the changed columns accumulate.
+CREATE FUNCTION "merged_change_kind"(earlier text, later text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN earlier = 'created' AND later = 'updated' THEN 'created'
+              WHEN earlier = 'deleted' AND later = 'created' THEN 'updated'
+              WHEN earlier = 'deleted' AND later = 'updated' THEN 'deleted'
+              ELSE later END
+$$;
+CREATE FUNCTION "merged_change_columns"(earlier_kind text, later_kind text, earlier text[], later text[]) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN merged_change_kind(earlier_kind, later_kind) = 'created' THEN NULL
+              ELSE ARRAY(SELECT DISTINCT x FROM unnest(coalesce(earlier, '{}') || coalesce(later, '{}')) x ORDER BY x) END
+$$;
+
+-- How a trigger notes one statement's changes (`noted`: the records it changed, as `SELECT kind, id,
+-- columns` over its transition tables, which only the trigger function itself can read), in one
+-- statement: an insert that skips records the transaction already changed (a unique-index probe, no
+-- lock, no write: the common case of a record created and then filled in, or tagged, by the same
+-- import); only when it skipped some, the merge into those earlier changes that are not `created`
+-- (those stay as they are); and the transaction's note in change_commits. The trigger functions run
+-- with hash and merge joins off: the merge joins a statement's rows to the large changes table, whose
+-- statistics lag behind a bulk load, and must probe its index.
+CREATE FUNCTION "changes_note_statement"(noted text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT format(
+    'WITH n AS MATERIALIZED (%s),
+     inserted AS (
+       INSERT INTO changes (xid, resource, kind, object_id, changed_columns)
+         SELECT $1, $2, n.kind, n.id, n.columns FROM n
+       ON CONFLICT (xid, resource, object_id) DO NOTHING RETURNING 1
+     ), merged AS (
+       UPDATE changes c SET kind = merged_change_kind(c.kind, n.kind),
+                            changed_columns = merged_change_columns(c.kind, n.kind, c.changed_columns, n.columns)
+         FROM n
+        WHERE (SELECT count(*) FROM inserted) < (SELECT count(*) FROM n)
+          AND c.xid = $1 AND c.resource = $2 AND c.object_id = n.id AND c.kind <> ''created''
+          AND (c.kind, c.changed_columns) IS DISTINCT FROM
+              (merged_change_kind(c.kind, n.kind), merged_change_columns(c.kind, n.kind, c.changed_columns, n.columns))
+       RETURNING 1
+     )
+     INSERT INTO change_commits (xid) SELECT $1 WHERE EXISTS (SELECT FROM inserted) OR EXISTS (SELECT FROM merged)
+     ON CONFLICT DO NOTHING', noted)
+$$;
 
 -- A record table's trigger. TG_ARGV[0]: the resource; TG_ARGV[1]: columns its record does not show (a
 -- change of only those is no change a client can see); TG_ARGV[2]: columns that change only along with
 -- others (updated_at), reported but never a change by themselves. A soft delete (deleted_at set) is
--- `deleted`, its undoing `created`.
-CREATE FUNCTION "record_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- `deleted`, its undoing `created`. Only updates compare rows (as jsonb, so one function serves every table).
+CREATE FUNCTION "record_changes"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 DECLARE
-  resource text := TG_ARGV[0];
-  hidden text[] := TG_ARGV[1]::text[];
-  incidental text[] := coalesce(TG_ARGV[2], '{}')::text[];
   tx bigint := pg_current_xact_id()::text::bigint;
-  noted jsonb;
+  noted text := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT ''created'' AS kind, r.id, NULL::text[] AS columns FROM new_rows r'
+    WHEN 'DELETE' THEN 'SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM old_rows r'
+    ELSE format(
+      'SELECT CASE WHEN o.j ->> ''deleted_at'' IS NULL AND n.j ->> ''deleted_at'' IS NOT NULL THEN ''deleted''
+                   WHEN o.j ->> ''deleted_at'' IS NOT NULL AND n.j ->> ''deleted_at'' IS NULL THEN ''created''
+                   ELSE ''updated'' END AS kind,
+              n.id, d.columns
+         FROM (SELECT r.id, to_jsonb(r) AS j FROM new_rows r) n
+         JOIN (SELECT r.id, to_jsonb(r) AS j FROM old_rows r) o ON o.id = n.id
+        CROSS JOIN LATERAL (
+          SELECT array_agg(e.key ORDER BY e.key) AS columns, bool_or(NOT (e.key = ANY (%L::text[]))) AS visible
+            FROM jsonb_each(n.j) e
+           WHERE NOT (e.key = ANY (%L::text[])) AND e.value IS DISTINCT FROM o.j -> e.key
+        ) d
+        WHERE d.visible', coalesce(TG_ARGV[2], '{}'), TG_ARGV[1]) END;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    SELECT jsonb_agg(jsonb_build_object('resource', resource, 'kind', 'created', 'object_id', r.id)) INTO noted FROM new_rows r;
-  ELSIF TG_OP = 'DELETE' THEN
-    SELECT jsonb_agg(jsonb_build_object('resource', resource, 'kind', 'deleted', 'object_id', r.id)) INTO noted FROM old_rows r;
-  ELSE
-    SELECT jsonb_agg(jsonb_build_object(
-             'resource', resource,
-             'kind', CASE WHEN o.j ->> 'deleted_at' IS NULL AND n.j ->> 'deleted_at' IS NOT NULL THEN 'deleted'
-                          WHEN o.j ->> 'deleted_at' IS NOT NULL AND n.j ->> 'deleted_at' IS NULL THEN 'created'
-                          ELSE 'updated' END,
-             'object_id', n.id,
-             'changed_columns', d.columns)) INTO noted
-      FROM (SELECT r.id, to_jsonb(r) AS j FROM new_rows r) n
-      JOIN (SELECT r.id, to_jsonb(r) AS j FROM old_rows r) o ON o.id = n.id
-      CROSS JOIN LATERAL (
-        SELECT array_agg(e.key ORDER BY e.key) AS columns,
-               bool_or(NOT (e.key = ANY (incidental))) AS visible
-          FROM jsonb_each(n.j) e
-         WHERE NOT (e.key = ANY (hidden)) AND e.value IS DISTINCT FROM o.j -> e.key
-      ) d
-     WHERE d.visible;
-  END IF;
-  IF noted IS NOT NULL THEN PERFORM note_changes(tx, noted); END IF;
+  EXECUTE changes_note_statement(noted) USING tx, TG_ARGV[0];
   RETURN NULL;
 END $$;
 
 -- A list table's trigger (a record's tags, a round's investors): a change of the list is an update of
 -- the record that shows it. TG_ARGV: the resource, the column naming the record, the record's field,
 -- and optionally a table the record must be in (an entity's tags are also its investor profile's).
-CREATE FUNCTION "record_list_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "record_list_changes"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 DECLARE
-  resource text := TG_ARGV[0];
-  parent text := TG_ARGV[1];
-  field text := TG_ARGV[2];
-  required_in text := TG_ARGV[3];
   tx bigint := pg_current_xact_id()::text::bigint;
-  noted jsonb;
-  touched integer[];
+  noted text := format(
+    'SELECT ''updated'' AS kind, t.id, ARRAY[%L]::text[] AS columns FROM (%s) t %s',
+    TG_ARGV[2],
+    CASE TG_OP WHEN 'INSERT' THEN format('SELECT DISTINCT %I AS id FROM new_rows', TG_ARGV[1])
+               WHEN 'DELETE' THEN format('SELECT DISTINCT %I AS id FROM old_rows', TG_ARGV[1])
+               ELSE format('SELECT %1$I AS id FROM new_rows UNION SELECT %1$I FROM old_rows', TG_ARGV[1]) END,
+    CASE WHEN TG_ARGV[3] IS NULL THEN '' ELSE format('WHERE EXISTS (SELECT 1 FROM %I x WHERE x.id = t.id)', TG_ARGV[3]) END);
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    EXECUTE format('SELECT array_agg(DISTINCT (to_jsonb(r) ->> %L)::int) FROM new_rows r', parent) INTO touched;
-  ELSIF TG_OP = 'DELETE' THEN
-    EXECUTE format('SELECT array_agg(DISTINCT (to_jsonb(r) ->> %L)::int) FROM old_rows r', parent) INTO touched;
-  ELSE
-    EXECUTE format('SELECT array_agg(DISTINCT p) FROM (SELECT (to_jsonb(r) ->> %1$L)::int AS p FROM new_rows r
-                    UNION SELECT (to_jsonb(r) ->> %1$L)::int FROM old_rows r) t', parent) INTO touched;
-  END IF;
-  IF touched IS NULL THEN RETURN NULL; END IF;
-  IF required_in IS NOT NULL THEN
-    EXECUTE format('SELECT array_agg(t.id) FROM %I t WHERE t.id = ANY ($1)', required_in) INTO touched USING touched;
-    IF touched IS NULL THEN RETURN NULL; END IF;
-  END IF;
-  SELECT jsonb_agg(jsonb_build_object('resource', resource, 'kind', 'updated', 'object_id', p, 'changed_columns', ARRAY[field]))
-    INTO noted FROM unnest(touched) p;
-  PERFORM note_changes(tx, noted);
+  EXECUTE changes_note_statement(noted) USING tx, TG_ARGV[0];
   RETURN NULL;
 END $$;
 
 -- An investor's descriptive fields are its entity's: an entity update that changes one of them, or
 -- (soft-)deletes the entity, changes the investor too. TG_ARGV[0]: those entity columns.
-CREATE FUNCTION "record_investor_changes_of_entities"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "record_investor_changes_of_entities"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
 DECLARE
-  shown text[] := TG_ARGV[0]::text[];
   tx bigint := pg_current_xact_id()::text::bigint;
-  noted jsonb;
+  noted text := format(
+    'SELECT CASE WHEN o.j ->> ''deleted_at'' IS NULL AND n.j ->> ''deleted_at'' IS NOT NULL THEN ''deleted''
+                 WHEN o.j ->> ''deleted_at'' IS NOT NULL AND n.j ->> ''deleted_at'' IS NULL THEN ''created''
+                 ELSE ''updated'' END AS kind,
+            n.id, d.columns
+       FROM (SELECT r.id, to_jsonb(r) AS j FROM new_rows r) n
+       JOIN (SELECT r.id, to_jsonb(r) AS j FROM old_rows r) o ON o.id = n.id
+       JOIN investors i ON i.id = n.id
+      CROSS JOIN LATERAL (
+        SELECT array_agg(e.key ORDER BY e.key) AS columns FROM jsonb_each(n.j) e
+         WHERE e.key = ANY (%L::text[]) AND e.value IS DISTINCT FROM o.j -> e.key
+      ) d
+      WHERE d.columns IS NOT NULL', TG_ARGV[0]);
 BEGIN
-  SELECT jsonb_agg(jsonb_build_object(
-           'resource', 'investor',
-           'kind', CASE WHEN o.j ->> 'deleted_at' IS NULL AND n.j ->> 'deleted_at' IS NOT NULL THEN 'deleted'
-                        WHEN o.j ->> 'deleted_at' IS NOT NULL AND n.j ->> 'deleted_at' IS NULL THEN 'created'
-                        ELSE 'updated' END,
-           'object_id', n.id,
-           'changed_columns', d.columns)) INTO noted
-    FROM (SELECT r.id, to_jsonb(r) AS j FROM new_rows r) n
-    JOIN (SELECT r.id, to_jsonb(r) AS j FROM old_rows r) o ON o.id = n.id
-    JOIN investors i ON i.id = n.id
-    CROSS JOIN LATERAL (
-      SELECT array_agg(e.key ORDER BY e.key) AS columns FROM jsonb_each(n.j) e
-       WHERE e.key = ANY (shown) AND e.value IS DISTINCT FROM o.j -> e.key
-    ) d
-   WHERE d.columns IS NOT NULL;
-  IF noted IS NOT NULL THEN PERFORM note_changes(tx, noted); END IF;
+  EXECUTE changes_note_statement(noted) USING tx, 'investor';
+  RETURN NULL;
+END $$;
+
+-- TRUNCATE (`seed --replace`) removes every row without row triggers: each is noted as deleted first.
+CREATE FUNCTION "record_truncation"() RETURNS trigger LANGUAGE plpgsql
+  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+BEGIN
+  EXECUTE changes_note_statement(format('SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM %I r', TG_TABLE_NAME))
+    USING pg_current_xact_id()::text::bigint, TG_ARGV[0];
   RETURN NULL;
 END $$;
 
@@ -254,6 +258,19 @@ CREATE TRIGGER "news_articles_changes_update" AFTER UPDATE ON "news_articles" RE
   FOR EACH STATEMENT EXECUTE FUNCTION record_changes('news', '{}');
 CREATE TRIGGER "news_articles_changes_delete" AFTER DELETE ON "news_articles" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION record_changes('news', '{}');
+
+CREATE TRIGGER "entities_changes_truncate" BEFORE TRUNCATE ON "entities"
+  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('entity');
+CREATE TRIGGER "investors_changes_truncate" BEFORE TRUNCATE ON "investors"
+  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('investor');
+CREATE TRIGGER "founders_changes_truncate" BEFORE TRUNCATE ON "founders"
+  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('founder');
+CREATE TRIGGER "funding_rounds_changes_truncate" BEFORE TRUNCATE ON "funding_rounds"
+  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('transaction');
+CREATE TRIGGER "valuations_changes_truncate" BEFORE TRUNCATE ON "valuations"
+  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('valuation');
+CREATE TRIGGER "news_articles_changes_truncate" BEFORE TRUNCATE ON "news_articles"
+  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('news');
 
 -- The list tables.
 CREATE TRIGGER "entity_tags_changes_insert" AFTER INSERT ON "entity_tags" REFERENCING NEW TABLE AS new_rows

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_RESOURCE_NAMES, recordFields, type ChangeResource } from '../../../src/changes/resources.ts';
+import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { getSchema } from '../../../src/schema/index.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
@@ -60,5 +61,49 @@ describe('recorded columns', () => {
     const expected = (await columns('entities')).filter((column) => column !== 'id' && investor.fieldOf(column) === column);
     // deleted_at makes the investor deleted (or created again) with its entity.
     expect(braces(shown!)).toEqual([...expected, 'deleted_at'].sort());
+  });
+});
+
+describe('one change per record per transaction', () => {
+  const changesOf = async (id: number) =>
+    db.sql.query<{ kind: string; changed_columns: string[] | null }>(
+      `SELECT kind, changed_columns FROM changes WHERE resource = 'entity' AND object_id = $1 ORDER BY seq`,
+      [id],
+    );
+
+  it('merges a second write of a record into its first change', async () => {
+    await seedDatabase(db, { entities: 40, seed: 4 });
+    await db.sql.transaction(async (tx) => {
+      await tx.query(`INSERT INTO entities (id, uuid, slug, name, type) VALUES (777001, gen_random_uuid(), 'e-777001', 'New', 'company')`);
+      await tx.query(`UPDATE entities SET tagline = 'filled in' WHERE id = 777001`);
+    });
+    expect(await changesOf(777001)).toEqual([{ kind: 'created', changed_columns: null }]);
+
+    await db.sql.transaction(async (tx) => {
+      await tx.query(`UPDATE entities SET tagline = 'one' WHERE id = 777001`);
+      await tx.query(`UPDATE entities SET launch_year = 1999 WHERE id = 777001`);
+    });
+    expect((await changesOf(777001))[1]).toEqual({ kind: 'updated', changed_columns: ['launch_year', 'tagline'] });
+
+    await db.sql.transaction(async (tx) => {
+      await tx.query(`UPDATE entities SET tagline = 'two' WHERE id = 777001`);
+      await tx.query(`UPDATE entities SET deleted_at = now() WHERE id = 777001`);
+      // Updated after its soft delete, it is still deleted.
+      await tx.query(`UPDATE entities SET name = 'Gone' WHERE id = 777001`);
+    });
+    expect((await changesOf(777001))[2]).toEqual({ kind: 'deleted', changed_columns: ['deleted_at', 'name', 'tagline'] });
+  });
+
+  it('a seed that replaces the data notes every record it removes as deleted', async () => {
+    const [before] = await db.sql.query<{ n: number; head: string }>(
+      'SELECT (SELECT count(*)::int FROM entities) AS n, (SELECT position::text FROM change_clock) AS head',
+    );
+    await seedDatabase(db, { entities: 30, seed: 9, replace: true });
+    const [after] = await db.sql.query<{ deleted: number; ids: number }>(
+      `SELECT count(*)::int AS deleted, count(DISTINCT c.object_id)::int AS ids FROM changes c JOIN change_commits cc USING (xid)
+        WHERE c.resource = 'entity' AND c.kind = 'deleted' AND cc.position > $1`,
+      [before!.head],
+    );
+    expect(after).toEqual({ deleted: before!.n, ids: before!.n });
   });
 });
