@@ -17,6 +17,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { listenPglite, listenPostgres, type NotificationHandlers, type Subscription } from '../sql/listen.ts';
 import { recordStatement } from '../sql/statement-capture.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { withReplicas, type ReplicaOptions, type ReplicaSet } from './replicas.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
 
@@ -47,6 +48,10 @@ export interface Database {
   readonly sql: SqlClient;
   /** The embedded database's data folder as one file, for `startFrom` (undefined on PostgreSQL). */
   dumpDataDir?(): Promise<Blob>;
+  /** PostgreSQL: Prisma's driver adapter on this database's pool (a replica's reads fail over to it). */
+  readonly adapter?: SqlDriverAdapterFactory;
+  /** The read replicas (DATABASE_REPLICA_URLS, src/db/replicas.ts); undefined without any. */
+  readonly replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,12 @@ export interface DatabaseOptions {
    * empty one. Creating a database runs initdb, several seconds; loading a dump takes about one.
    */
   startFrom?: Blob | undefined;
+  /** PostgreSQL: streaming replicas to read from (src/db/replicas.ts). */
+  replicas?: ReplicaOptions | undefined;
+  /** PostgreSQL: a hot standby, which refuses every write (the schema is not created, only used). */
+  readOnly?: boolean | undefined;
+  /** PostgreSQL: wraps the driver adapter Prisma is given (a replica's failover to the primary). */
+  wrapAdapter?: ((adapter: SqlDriverAdapterFactory) => SqlDriverAdapterFactory) | undefined;
 }
 
 function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseOptions): PrismaClient {
@@ -84,7 +95,8 @@ function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseO
  * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
  */
 export function databaseOptions(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>
+    & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_REPLICA_MAX_LAG_MS' | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'>>,
 ): DatabaseOptions {
   return config.DATABASE_URL
     ? {
@@ -92,12 +104,21 @@ export function databaseOptions(
         poolSize: config.DATABASE_POOL_SIZE,
         connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        ...(config.DATABASE_REPLICA_URLS?.length
+          ? { replicas: { urls: config.DATABASE_REPLICA_URLS, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS, checkIntervalMs: config.DATABASE_REPLICA_CHECK_INTERVAL_MS } }
+          : {}),
       }
     : { dataDir: join(config.DATA_DIR, 'pglite') };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options) : openPglite(options);
+  if (!options.url) {
+    if (options.replicas) throw new Error('Read replicas need PostgreSQL (DATABASE_URL)');
+    return openPglite(options);
+  }
+  const primary = await openPostgres(options.url, options);
+  const { replicas, ...own } = options;
+  return replicas ? withReplicas(primary, replicas, (url, wrapAdapter) => openPostgres(url, { ...own, readOnly: true, wrapAdapter })) : primary;
 }
 
 const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
@@ -163,10 +184,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+  if (schema && !options.readOnly) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
   // Named statements are parsed and planned once per connection, not on every request.
   const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: statementName });
-  const prisma = createPrismaClient(adapter, options);
+  const prisma = createPrismaClient(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, options);
 
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
@@ -216,6 +237,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     kind: 'postgres',
     prisma,
     sql,
+    adapter,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
