@@ -165,6 +165,23 @@ async function cancelBackend(url: string, processId: number | undefined): Promis
   }
 }
 
+/**
+ * The pool listens for a connection's errors only while it is idle: a checked-out one that the server
+ * ends (a shutdown's FATAL between two statements) would emit an unhandled 'error' and stop the process.
+ * Returns what to release the client with: the error, so the pool discards the connection.
+ */
+function watchCheckedOut(client: pg.PoolClient): () => Error | undefined {
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
+  return () => {
+    client.removeListener('error', onError);
+    return lost;
+  };
+}
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
@@ -200,15 +217,17 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
       const cancel = () => void cancelBackend(url, (client as unknown as { processID?: number }).processID);
       signal.addEventListener('abort', cancel, { once: true });
+      const lost = watchCheckedOut(client);
       try {
         return (await client.query(query)).rows as Row[];
       } finally {
         signal.removeEventListener('abort', cancel);
-        client.release();
+        client.release(lost());
       }
     },
     transaction: async (work) => {
       const client = await pool.connect();
+      const lost = watchCheckedOut(client);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -222,7 +241,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.release(lost());
       }
     },
     listen: (channel, handlers) =>

@@ -43,7 +43,11 @@ export interface Replica {
 export interface ReplicaSet {
   /** A ready replica that has replayed `after` (a WAL position), in turn; undefined: read from the primary. */
   pick(after?: bigint): Replica | undefined;
-  /** The primary's WAL position now: a replica that has replayed it sees every write committed before. */
+  /**
+   * The primary's WAL position now: a replica that has replayed it sees every write committed before.
+   * The insert position, not the write position: with synchronous_commit off a commit record may not
+   * be written out yet, and the replica must wait for it too.
+   */
   writePosition(): Promise<bigint>;
   status(): readonly ReplicaStatus[];
   /** Checks every replica now (also done every check interval). */
@@ -113,7 +117,7 @@ export async function withReplicas(primary: Database, options: ReplicaOptions, o
   }
 
   const writePosition = async () => {
-    const [row] = await primary.sql.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    const [row] = await primary.sql.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
     return parseLsn(row!.lsn);
   };
 

@@ -53,7 +53,7 @@ export function createReadRouting(options: ReadRoutingOptions): ReadRouting {
 
   const reads = new Counter({
     name: 'database_reads_total',
-    help: 'Operations by the database that answered them: replica, or primary with why (primary_only: a write or a management read; read_your_writes; no_ready_replica)',
+    help: 'Operations by the database that answered them: replica (data_read), or primary with why (primary_only: a write or a management read; read_your_writes; no_ready_replica)',
     labelNames: ['target', 'reason'],
     registers: [options.registry],
   });
@@ -112,7 +112,7 @@ export function createReadRouting(options: ReadRoutingOptions): ReadRouting {
       return options.primary(context.principal);
     }
     if (after !== undefined && context.principal) positions.delete(context.principal.subject);
-    reads.inc({ target: 'replica', reason: '' });
+    reads.inc({ target: 'replica', reason: 'data_read' });
     return { prisma: options.replicaPrisma(replica, context.principal), sql: replica.sql };
   };
 
@@ -153,7 +153,7 @@ function rootFieldsAllow(selectionSet: SelectionSetNode, document: DocumentNode,
         const name = selection.name.value;
         // Introspection reads no table.
         if (name.startsWith('__')) return true;
-        return fields[name]?.extensions?.[REPLICA_READS as unknown as string] === true;
+        return fields[name]?.extensions?.[REPLICA_READS] === true;
       }
       if (selection.kind === Kind.INLINE_FRAGMENT) return allow(selection.selectionSet);
       const fragment = document.definitions.find(

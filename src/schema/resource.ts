@@ -90,7 +90,7 @@ type Extensions = { readonly [ACCESS]: FieldRule; readonly [REPLICA_READS]?: tru
  * replica only when every root field it selects carries it; management reads, which must be current,
  * do not (docs/operations.md, "Read replicas").
  */
-export const REPLICA_READS = Symbol('a read replica may answer this root field');
+export const REPLICA_READS = 'replicaReads';
 export const replicaReads = { [REPLICA_READS]: true } as const;
 
 export interface Resource extends ResourceDeclaration {
