@@ -3,7 +3,7 @@
 // The servers run as the `postgres` OS user (initdb refuses root): through `runuser` when this process
 // is root, directly otherwise.
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync, appendFileSync } from 'node:fs';
+import { appendFileSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import pg from 'pg';
 
 const run = promisify(execFile);
 
-/** Where Debian's postgresql package puts the server's tools; PG_BIN overrides. */
-const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Where Debian's postgresql package puts the server's tools (its newest version); PG_BIN overrides. */
+const BIN = process.env.PG_BIN ?? join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort((a, b) => Number(a) - Number(b)).at(-1) ?? '15', 'bin');
 
 export interface Replication {
   readonly primaryUrl: string;
