@@ -10,13 +10,16 @@ import { protectedResourceMetadataPath, protectedResourceResponse } from './auth
 import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import type { Database, PrismaClient } from './db/client.ts';
+import type { Replica } from './db/replicas.ts';
+import type { Principal } from './auth/principal.ts';
 import { getDatamodel } from './db/generated/pothos-types.ts';
 import { databaseUnavailable, isCancelledOnRequest, isDatabaseUnavailable } from './db/unavailable.ts';
 import { AppError, findNul, internalError, NUL_MESSAGE } from './errors.ts';
 import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createCompiledReads } from './graphql/use-compiled-reads.ts';
+import { createReadRouting } from './graphql/read-routing.ts';
 import { directGraphQL, type DirectGraphQL } from './graphql/direct-graphql.ts';
 import { readModels } from './compile/model.ts';
 import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
@@ -50,7 +53,7 @@ import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 
 export interface AppDependencies {
   config: Config;
-  db: Pick<Database, 'prisma' | 'sql'>;
+  db: Pick<Database, 'prisma' | 'sql' | 'replicas'>;
   logger: Logger;
   /** The current time for rules that depend on it (invitation expiry); the system clock by default. */
   clock?: () => Date;
@@ -87,17 +90,27 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   };
 
   const metrics = createMetrics();
+  // With replicas, data reads go to them (src/graphql/read-routing.ts); without, everything reads the primary.
+  const replicas = db.replicas;
+  const readRouting = replicas && createReadRouting({
+    replicas,
+    schema,
+    registry: metrics.registry,
+    primary: (principal) => ({ prisma: principal ? tenantClient(principal.orgId) : db.prisma, sql: db.sql }),
+    replicaPrisma: replicaTenantClients((prisma) => createTenantClients(prisma, getDatamodel().datamodel, declaredTenantRules())),
+  });
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
   const compiledReads = config.COMPILED_READS ? createCompiledReads(logger, metrics.registry, schema, readModels()) : undefined;
   const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, plugins: [
     useAuthenticateFirst(auth.authenticate),
     usePermissions(),
+    ...(readRouting ? [readRouting.plugin] : []),
     // Last: it answers only what every plugin before it let through.
     ...(compiledReads ? [compiledReads.plugin] : []),
   ] });
   // Documents the pipeline has served compiled are served again without it (src/graphql/direct-graphql.ts).
   const serveDirect: DirectGraphQL = compiledReads
-    ? directGraphQL({ schema, compiledReads, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT })
+    ? directGraphQL({ schema, compiledReads, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, routeReads: readRouting?.route })
     : async () => false;
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
@@ -105,6 +118,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     operations,
     run: createOperationRunner(graphql, createContext),
     compiledReads,
+    routeReads: readRouting?.route,
     authorize: (document, context, variables) => authorizeOperation(document, context.principal, { schema, variables }),
     onUnexpectedError: (error, request) =>
       logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
@@ -137,7 +151,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', healthz);
-  app.get('/readyz', readyz(db.sql));
+  app.get('/readyz', readyz(db.sql, replicas));
   // Known paths, so another method is 405 with Allow (docs/read-api.md, Transport), not 404.
   app.all(['/metrics', '/healthz', '/readyz'], (req, res) => {
     sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}`, { headers: { Allow: 'GET, HEAD' } }));
@@ -253,6 +267,19 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
       await Promise.all([usage.close(), auth.close(), changeWorker?.stop()]);
     },
   });
+}
+
+/** Each replica's Prisma clients, one per organisation (and one unscoped), made on first use. */
+function replicaTenantClients(
+  tenantClients: (prisma: PrismaClient) => (orgId: string) => PrismaClient,
+): (replica: Replica, principal: Principal | null) => PrismaClient {
+  const byReplica = new Map<Replica, (orgId: string) => PrismaClient>();
+  return (replica, principal) => {
+    if (!principal) return replica.prisma;
+    let clients = byReplica.get(replica);
+    if (!clients) byReplica.set(replica, (clients = tenantClients(replica.prisma)));
+    return clients(principal.orgId);
+  };
 }
 
 /** How a transport words a refusal: GraphQL errors on /graphql (docs/graphql-errors.md), the envelope elsewhere. */

@@ -28,6 +28,19 @@ const environmentSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   // The longest a single SQL statement may run; the database cancels it after that (503).
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /**
+   * Streaming replicas that serve the data reads (comma-separated PostgreSQL URLs; docs/operations.md,
+   * "Read replicas"). PostgreSQL only: with the embedded database it stops the start.
+   */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'each URL must start with postgres:// or postgresql://')))
+    .default([]),
+  // A replica further behind the primary than this is skipped until it catches up.
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(5_000),
+  // How often each replica's replay position and lag are checked (and a down one tried again).
+  DATABASE_REPLICA_CHECK_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   // include_total counts exactly up to this many expected matches, then gives the planner's estimate;
   // 0 (the default) always counts exactly: an estimate is a trade a deployment opts into.
   EXACT_TOTAL_LIMIT: z.coerce.number().int().min(0).default(0),
@@ -112,6 +125,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  if (parsed.data.DATABASE_REPLICA_URLS.length && !parsed.data.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS: read replicas need PostgreSQL: set DATABASE_URL to the primary');
   }
   const publicUrl = (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, '');
   return Object.freeze({

@@ -17,6 +17,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { listenPglite, listenPostgres, type NotificationHandlers, type Subscription } from '../sql/listen.ts';
 import { recordStatement } from '../sql/statement-capture.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { withReplicas, type ReplicaOptions, type ReplicaSet } from './replicas.ts';
 
 export type { PrismaClient } from './generated/prisma/client.ts';
 
@@ -47,6 +48,10 @@ export interface Database {
   readonly sql: SqlClient;
   /** The embedded database's data folder as one file, for `startFrom` (undefined on PostgreSQL). */
   dumpDataDir?(): Promise<Blob>;
+  /** PostgreSQL: Prisma's driver adapter on this database's pool (a replica's reads fail over to it). */
+  readonly adapter?: SqlDriverAdapterFactory;
+  /** The read replicas (DATABASE_REPLICA_URLS, src/db/replicas.ts); undefined without any. */
+  readonly replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,12 @@ export interface DatabaseOptions {
    * empty one. Creating a database runs initdb, several seconds; loading a dump takes about one.
    */
   startFrom?: Blob | undefined;
+  /** PostgreSQL: streaming replicas to read from (src/db/replicas.ts). */
+  replicas?: ReplicaOptions | undefined;
+  /** PostgreSQL: a hot standby, which refuses every write (the schema is not created, only used). */
+  readOnly?: boolean | undefined;
+  /** PostgreSQL: wraps the driver adapter Prisma is given (a replica's failover to the primary). */
+  wrapAdapter?: ((adapter: SqlDriverAdapterFactory) => SqlDriverAdapterFactory) | undefined;
 }
 
 function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseOptions): PrismaClient {
@@ -84,7 +95,8 @@ function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseO
  * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
  */
 export function databaseOptions(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>
+    & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_REPLICA_MAX_LAG_MS' | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'>>,
 ): DatabaseOptions {
   return config.DATABASE_URL
     ? {
@@ -92,12 +104,21 @@ export function databaseOptions(
         poolSize: config.DATABASE_POOL_SIZE,
         connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        ...(config.DATABASE_REPLICA_URLS?.length
+          ? { replicas: { urls: config.DATABASE_REPLICA_URLS, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS, checkIntervalMs: config.DATABASE_REPLICA_CHECK_INTERVAL_MS } }
+          : {}),
       }
     : { dataDir: join(config.DATA_DIR, 'pglite') };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options) : openPglite(options);
+  if (!options.url) {
+    if (options.replicas) throw new Error('Read replicas need PostgreSQL (DATABASE_URL)');
+    return openPglite(options);
+  }
+  const primary = await openPostgres(options.url, options);
+  const { replicas, ...own } = options;
+  return replicas ? withReplicas(primary, replicas, (url, wrapAdapter) => openPostgres(url, { ...own, readOnly: true, wrapAdapter })) : primary;
 }
 
 const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
@@ -144,6 +165,23 @@ async function cancelBackend(url: string, processId: number | undefined): Promis
   }
 }
 
+/**
+ * The pool listens for a connection's errors only while it is idle: a checked-out one that the server
+ * ends (a shutdown's FATAL between two statements) would emit an unhandled 'error' and stop the process.
+ * Returns what to release the client with: the error, so the pool discards the connection.
+ */
+function watchCheckedOut(client: pg.PoolClient): () => Error | undefined {
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
+  return () => {
+    client.removeListener('error', onError);
+    return lost;
+  };
+}
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
@@ -163,10 +201,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+  if (schema && !options.readOnly) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
   // Named statements are parsed and planned once per connection, not on every request.
   const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: statementName });
-  const prisma = createPrismaClient(adapter, options);
+  const prisma = createPrismaClient(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, options);
 
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
@@ -179,15 +217,17 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
       const cancel = () => void cancelBackend(url, (client as unknown as { processID?: number }).processID);
       signal.addEventListener('abort', cancel, { once: true });
+      const lost = watchCheckedOut(client);
       try {
         return (await client.query(query)).rows as Row[];
       } finally {
         signal.removeEventListener('abort', cancel);
-        client.release();
+        client.release(lost());
       }
     },
     transaction: async (work) => {
       const client = await pool.connect();
+      const lost = watchCheckedOut(client);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -201,7 +241,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.release(lost());
       }
     },
     listen: (channel, handlers) =>
@@ -216,6 +256,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     kind: 'postgres',
     prisma,
     sql,
+    adapter,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

@@ -30,6 +30,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * The database could not be reached or dropped the connection: unavailable for another reason than a
+ * cancelled statement (a timeout, or the client leaving), which another server would not change.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  return isDatabaseUnavailable(error) && !someCause(error, ({ code, originalCode }) => code === '57014' || originalCode === '57014');
+}
+
+/**
  * A statement cancelled by `pg_cancel_backend`: ours when its client left before the answer
  * (src/db/client.ts), or an operator's. Still a 503 (for a client still there), but not an outage to
  * warn about; a statement timeout says "statement timeout" instead.

@@ -18,6 +18,7 @@ import { authorizeOperation } from '../auth/authorize.ts';
 import type { Variables } from '../compile/operation.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { CompiledReads } from './use-compiled-reads.ts';
+import type { ReadRouting } from './read-routing.ts';
 import { fanOutCost } from './fan-out-cost.ts';
 import type { ContextFactory, TransportContext } from './yoga.ts';
 
@@ -28,6 +29,8 @@ export interface DirectGraphQLOptions {
   createContext: ContextFactory;
   /** GRAPHQL_MAX_FAN_OUT. */
   maxFanOut: number;
+  /** Where the read reads (src/graphql/read-routing.ts), with replicas configured. */
+  routeReads?: ReadRouting['route'] | undefined;
 }
 
 /** Accept headers for which yoga answers `application/json` (the GraphQL-over-HTTP legacy media type). */
@@ -61,6 +64,7 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     } catch {
       return false;
     }
+    if (options.routeReads) context = { ...context, ...options.routeReads(context, document, operationName) };
     const text = await options.compiledReads.readDirect(document, operation, context, raw);
     if (text === undefined) return false;
     // As yoga writes a result (and useResponseHeaders adds the transport's headers after its own).

@@ -19,6 +19,7 @@ import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts
 import type { OperationRun, OperationRunner } from '../graphql/run-operation.ts';
 import { FELL_BACK, type CompiledReads, type PreparedRead } from '../graphql/use-compiled-reads.ts';
 import type { GraphQLContext } from '../schema/context.ts';
+import type { ReadRouting } from '../graphql/read-routing.ts';
 import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
 import type { RestRequest } from './request.ts';
@@ -66,6 +67,8 @@ export interface RestHandlerOptions {
   authorize?(document: DocumentNode, context: GraphQLContext, variables?: Record<string, unknown>): void;
   /** Compiled reads (COMPILED_READS): read routes are then served from their prepared plans, not through `execute`. */
   compiledReads?: Pick<CompiledReads, 'prepare' | 'resolversOnly'> | undefined;
+  /** Where a prepared read reads (src/graphql/read-routing.ts); the pipeline routes the rest itself. */
+  routeReads?: ReadRouting['route'] | undefined;
   onUnexpectedError(error: unknown, request: RestRequest): void;
 }
 
@@ -198,7 +201,8 @@ async function execute(
 ): Promise<ExecutionResult> {
   if (!candidate.prepared) return run.execute(candidate.document, variables);
   options.authorize?.(candidate.document, run.context, variables);
-  const result = await candidate.prepared.read(run.context, variables);
+  const context = options.routeReads ? { ...run.context, ...options.routeReads(run.context, candidate.document) } : run.context;
+  const result = await candidate.prepared.read(context, variables);
   if (result !== FELL_BACK) return result;
   return run.execute(candidate.document, options.compiledReads!.resolversOnly(variables) as Record<string, unknown>);
 }

@@ -19,7 +19,7 @@ import { FOUNDER_LIST } from './founder.ts';
 import { INVESTOR_LIST } from './investor.ts';
 import type { ListDefinition } from './list-query.ts';
 import { NEWS_LIST } from './news.ts';
-import { accessRule, declareResource, readPermissionByFilter, type RestRow } from './resource.ts';
+import { accessRule, declareResource, readPermissionByFilter, replicaReads, type RestRow } from './resource.ts';
 import { TRANSACTION_LIST } from './transaction.ts';
 import { VALUATION_LIST } from './valuation.ts';
 
@@ -141,7 +141,7 @@ builder.queryFields((t) => ({
     description: 'How much, by what: metrics over the records of `source`, grouped by up to three dimensions (docs/aggregates.md)',
     // The source's read permission; a related dimension or filter also needs that source's (checked by the resolver).
     // OWN_STATEMENT: served by this resolver's one statement, not counted as a compiled read or a fallback.
-    extensions: { ...accessRule({ argument: 'source', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }), ...OWN_STATEMENT },
+    extensions: { ...accessRule({ argument: 'source', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }), ...OWN_STATEMENT, ...replicaReads },
     args: {
       source: t.arg.string({ required: true, description: RESOURCES.join(', ') }),
       ...aggregateArgs,
@@ -156,7 +156,7 @@ builder.queryFields((t) => ({
     type: AggregateAnswer,
     description: "`aggregate` over the entities of an ecosystem: its stored filter ANDed with `filter`",
     // read:ecosystems here; the entities' read:entities in the resolver, before anything else.
-    extensions: { ...ECOSYSTEMS.reads, ...OWN_STATEMENT },
+    extensions: { ...ECOSYSTEMS.reads, ...OWN_STATEMENT, ...replicaReads },
     args: {
       ecosystem: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }),
       ...aggregateArgs,

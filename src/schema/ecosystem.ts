@@ -22,7 +22,7 @@ import { builder } from './builder.ts';
 import { ENTITY_LIST, EntityList } from './entity.ts';
 import { listArgs, listType } from './list.ts';
 import { resolveList, resolvePagedList, type ListDefinition, type ListFor } from './list-query.ts';
-import { declareResource } from './resource.ts';
+import { declareResource, replicaReads } from './resource.ts';
 
 const KEY = { id: ECOSYSTEM_SLUG };
 
@@ -153,7 +153,7 @@ builder.queryFields((t) => ({
     type: EntityList,
     // Entities' own fields also need read:entities (the Entity type says so). The compiled reads
     // (src/compile) find the list the way the resolver does: `listFor`.
-    extensions: { ...ECOSYSTEMS.reads, listFor: ecosystemEntityList },
+    extensions: { ...ECOSYSTEMS.reads, listFor: ecosystemEntityList, ...replicaReads },
     description: "The entities the ecosystem's stored filter selects; a `filter` given here is ANDed to it",
     args: { ecosystem: t.arg.string({ required: true, description: 'The id (all digits), or the slug' }), ...listArgs },
     resolve: async (_root, args, context, info) =>

@@ -21,6 +21,7 @@ export const ENTITY_RECORD: RecordDefinition = {
 
 export const ENTITIES = declareResource({
   name: 'entities',
+  replicaReads: true,
   description: 'Companies, investors, universities and other organisations.',
   read: 'read:entities',
   filter: 'entities',

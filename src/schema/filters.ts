@@ -7,13 +7,14 @@ import { aggregateUses } from '../aggregate/vocabulary.ts';
 import { describeFilterFields, isResource, RESOURCES, type FilterFieldDescription, type Resource } from '../filter/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { builder } from './builder.ts';
-import { accessRule, declareResource, readPermissionByFilter } from './resource.ts';
+import { accessRule, declareResource, readPermissionByFilter, replicaReads } from './resource.ts';
 
 export const LOCATION_LOOKUP_MAX_LIMIT = 100;
 
 // Filter descriptions and location names hold no records: reference data any caller may read.
 export const FILTERS = declareResource({
   name: 'filters',
+  replicaReads: true,
   description: 'What each list can be filtered and sorted by, and the location look-up for `location:` filters.',
   read: ANY_CALLER,
   lists: [{ typeName: 'Location', maxLimit: LOCATION_LOOKUP_MAX_LIMIT }],
@@ -99,7 +100,7 @@ builder.queryFields((t) => ({
     type: [FilterField],
     args: { resource: t.arg.string({ required: true }) },
     // Describing a resource's filter needs the permission that reads the resource; an unknown resource is the resolver's 404, not a 403.
-    extensions: accessRule({ argument: 'resource', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }),
+    extensions: { ...accessRule({ argument: 'resource', byValue: readPermissionByFilter(), otherwise: ANY_CALLER }), ...replicaReads },
     resolve: (_root, { resource }) => {
       if (!isResource(resource)) {
         throw new AppError('NOT_FOUND', `No filterable resource '${resource}'; resources: ${RESOURCES.join(', ')}`);

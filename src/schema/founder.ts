@@ -16,6 +16,7 @@ export const FOUNDER_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const FOUNDERS = declareResource({
   name: 'founders',
+  replicaReads: true,
   description: 'Founders with their companies, education and backgrounds.',
   read: 'read:founders',
   filter: 'founders',

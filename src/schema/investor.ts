@@ -20,6 +20,7 @@ export const INVESTOR_RECORD: RecordDefinition = {
 
 export const INVESTORS = declareResource({
   name: 'investors',
+  replicaReads: true,
   description: 'Investor profiles with their figures and portfolios.',
   read: 'read:investors',
   filter: 'investors',

@@ -16,6 +16,7 @@ export const NEWS_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const NEWS = declareResource({
   name: 'news',
+  replicaReads: true,
   description: 'News articles and the entities they mention.',
   read: 'read:news',
   filter: 'news',

@@ -79,9 +79,19 @@ export interface ResourceDeclaration {
   rest?: readonly RestRow[];
   /** How each organisation-owned model it serves belongs to an organisation (src/auth/tenancy.ts). */
   tenant?: TenantRules;
+  /** Its root reads may be answered by a read replica: data that tolerates the replicas' lag (`replicaReads`). */
+  replicaReads?: true;
 }
 
-type Extensions = { readonly [ACCESS]: FieldRule };
+type Extensions = { readonly [ACCESS]: FieldRule; readonly [REPLICA_READS]?: true };
+
+/**
+ * Marks a root field a read replica may answer (src/graphql/read-routing.ts): an operation goes to a
+ * replica only when every root field it selects carries it; management reads, which must be current,
+ * do not (docs/operations.md, "Read replicas").
+ */
+export const REPLICA_READS = 'replicaReads';
+export const replicaReads = { [REPLICA_READS]: true } as const;
 
 export interface Resource extends ResourceDeclaration {
   /** `extensions` of a root field that reads the resource. */
@@ -104,7 +114,7 @@ export function declareResource(declaration: ResourceDeclaration): Resource {
   if (declared.has(declaration.name)) throw new Error(`Resource ${declaration.name} is declared twice`);
   const resource: Resource = {
     ...declaration,
-    reads: accessRule(declaration.read),
+    reads: { ...accessRule(declaration.read), ...(declaration.replicaReads ? replicaReads : {}) },
     writes: accessRule(declaration.write ?? declaration.read),
     // Whoever may change a record sees the record the change returns.
     owns: (summary = []) => ({

@@ -17,6 +17,7 @@ export const TRANSACTION_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const TRANSACTIONS = declareResource({
   name: 'transactions',
+  replicaReads: true,
   description: 'Funding rounds with their investors.',
   read: 'read:transactions',
   filter: 'transactions',

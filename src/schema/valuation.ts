@@ -17,6 +17,7 @@ export const VALUATION_RECORD: RecordDefinition = { where: (id) => ({ id }) };
 
 export const VALUATIONS = declareResource({
   name: 'valuations',
+  replicaReads: true,
   description: 'Company valuations.',
   read: 'read:valuations',
   filter: 'valuations',

@@ -57,7 +57,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger: Logger = createLogger({ level: config.LOG_LEVEL, destination: sink });
   let app: ReturnType<typeof createApp>;
   try {
-    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger, clock: options.clock });
+    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql, replicas: db.replicas }, logger, clock: options.clock });
   } catch (error) {
     server.close();
     throw error;
