@@ -15,6 +15,9 @@ export const CHANGES = declareResource({
   name: 'changes',
   description: 'Every create, update and delete of the data resources, in commit order: keep a copy in sync.',
   read: ANY_CALLER,
+  // A replica replays commits in order: a page read there is a prefix of the primary's feed, and a
+  // cursor from a replica further ahead only waits at the head of one behind it (never skips).
+  replicaReads: true,
   rest: [
     {
       method: 'GET',
