@@ -6,7 +6,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { SqlClient } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { END_OF_COMMIT, encodePlace, isBefore, type FeedPlace } from './cursor.ts';
+import { encodePlace, endOf, isBefore, type FeedPlace } from './cursor.ts';
 import { recordFields, type ChangeKind, type ChangeResource } from './resources.ts';
 
 export interface ChangeRequest {
@@ -32,7 +32,6 @@ export interface ChangePage {
 /** A change as stored: the commit's place, the record, the columns (or list fields) that changed. */
 export interface StoredChange {
   position: string;
-  seq: string;
   resource: ChangeResource;
   kind: ChangeKind;
   object_id: number;
@@ -42,28 +41,26 @@ export interface StoredChange {
 
 interface FeedRow {
   head: string;
-  pruned_position: string;
-  pruned_seq: string;
+  pruned: string;
   changes: StoredChange[] | null;
 }
 
 /**
- * Changes after ($1, $2), or after what retention pruned when they are null; oldest first, `limit` at
- * most, of `types`; in one snapshot with the head and the pruned place.
+ * Changes after the place ($1, $2, $3), or after what retention pruned when $1 is null; oldest first,
+ * `limit` ($5) at most, of the resources $4; in one snapshot with the head and the pruned position.
  */
 export const FEED_STATEMENT = `
-  SELECT (SELECT position FROM change_clock)::text AS head,
-         r.position::text AS pruned_position, r.seq::text AS pruned_seq,
-         (SELECT json_agg(json_build_object('position', p.position::text, 'seq', p.seq::text, 'resource', p.resource,
-                                            'kind', p.kind, 'object_id', p.object_id, 'changed_columns', p.changed_columns,
-                                            'committed_at', p.committed_at) ORDER BY p.position, p.seq) FROM (
-            SELECT cc.position, c.seq, c.resource, c.kind, c.object_id, c.changed_columns, cc.committed_at
+  SELECT (SELECT position FROM change_clock)::text AS head, r.position::text AS pruned,
+         (SELECT json_agg(json_build_object('position', p.position::text, 'resource', p.resource, 'kind', p.kind,
+                                            'object_id', p.object_id, 'changed_columns', p.changed_columns,
+                                            'committed_at', p.committed_at) ORDER BY p.position, p.resource, p.object_id) FROM (
+            SELECT cc.position, c.resource, c.kind, c.object_id, c.changed_columns, cc.committed_at
               FROM change_commits cc JOIN changes c ON c.xid = cc.xid
-             WHERE cc.position >= coalesce($1::bigint, r.position)
-               AND (cc.position > coalesce($1::bigint, r.position) OR c.seq > coalesce($2::bigint, r.seq))
-               AND c.resource = ANY ($3::text[])
-             ORDER BY cc.position, c.seq
-             LIMIT $4) p) AS changes
+             WHERE cc.position >= coalesce($1::bigint, r.position + 1)
+               AND (cc.position > $1::bigint OR $1 IS NULL OR (c.resource, c.object_id) > ($2::text COLLATE "C", $3::int))
+               AND c.resource = ANY ($4::text[])
+             ORDER BY cc.position, c.resource, c.object_id
+             LIMIT $5) p) AS changes
     FROM change_retention r`;
 
 export async function readChangePage(
@@ -75,12 +72,13 @@ export async function readChangePage(
   const after = request.since === 'now' ? undefined : request.since;
   const [row] = await sql.prepared<FeedRow>(FEED_STATEMENT, [
     after ? String(after.position) : null,
-    after ? String(after.seq) : null,
+    after?.resource ?? null,
+    after?.objectId ?? null,
     request.types,
     request.since === 'now' ? 0 : request.limit,
   ], signal);
-  const pruned: FeedPlace = { position: BigInt(row!.pruned_position), seq: BigInt(row!.pruned_seq) };
-  const head: FeedPlace = { position: BigInt(row!.head), seq: END_OF_COMMIT };
+  const pruned = endOf(BigInt(row!.pruned));
+  const head = endOf(BigInt(row!.head));
   if (request.since === 'now') return { data: [], page: { limit: request.limit, next_cursor: encodePlace(head) } };
   if (after && isBefore(after, pruned)) {
     throw new AppError('CURSOR_EXPIRED', 'This cursor is older than the changes kept (CHANGES_RETENTION_DAYS); read everything again, then follow from `since=now`');
@@ -88,7 +86,7 @@ export async function readChangePage(
   const changes = row!.changes ?? [];
   const last = changes.at(-1);
   // A short page read everything up to the head in its snapshot: the next one starts there.
-  const next = changes.length === request.limit && last ? { position: BigInt(last.position), seq: BigInt(last.seq) } : maxPlace(after ?? pruned, head);
+  const next = changes.length === request.limit && last ? placeOf(last) : maxPlace(after ?? pruned, head);
   return {
     data: changes.map((change) => apiChange(schema, change)),
     page: { limit: request.limit, next_cursor: encodePlace(next) },
@@ -96,6 +94,12 @@ export async function readChangePage(
 }
 
 const maxPlace = (a: FeedPlace, b: FeedPlace): FeedPlace => (isBefore(a, b) ? b : a);
+
+export const placeOf = (change: StoredChange): FeedPlace => ({
+  position: BigInt(change.position),
+  resource: change.resource,
+  objectId: change.object_id,
+});
 
 /** A stored change as clients see it: the record's field names, not the table's columns. */
 export function apiChange(schema: GraphQLSchema, change: StoredChange): ApiChange {
@@ -105,7 +109,7 @@ export function apiChange(schema: GraphQLSchema, change: StoredChange): ApiChang
       ? [...fields.all]
       : [...new Set((change.changed_columns ?? []).map(fields.fieldOf).filter((name): name is string => name !== undefined))].sort();
   return {
-    id: encodePlace({ position: BigInt(change.position), seq: BigInt(change.seq) }),
+    id: encodePlace(placeOf(change)),
     type: `${change.resource}.${change.kind}`,
     object_id: change.object_id,
     occurred_at: new Date(change.committed_at),

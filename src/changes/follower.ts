@@ -27,20 +27,21 @@ interface FeedRow {
 
 export async function runPass(sql: SqlClient, follower: Follower, batchSize: number): Promise<PassResult> {
   return sql.transaction(async (tx) => {
-    const [place] = await tx.query<{ position: string; seq: string }>(
-      'SELECT position::text, seq::text FROM change_followers WHERE name = $1 FOR UPDATE SKIP LOCKED',
+    const [place] = await tx.query<{ position: string; resource: string; object_id: number }>(
+      'SELECT position::text, resource, object_id FROM change_followers WHERE name = $1 FOR UPDATE SKIP LOCKED',
       [follower.name],
     );
     if (!place) return { ran: false, changes: 0 };
-    const [row] = await tx.query<FeedRow>(FEED_STATEMENT, [place.position, place.seq, CHANGE_RESOURCE_NAMES, batchSize]);
+    const [row] = await tx.query<FeedRow>(FEED_STATEMENT, [place.position, place.resource, place.object_id, CHANGE_RESOURCE_NAMES, batchSize]);
     const changes = row?.changes ?? [];
     await follower.handle(tx, changes);
     const last = changes.at(-1);
     if (last) {
-      await tx.query('UPDATE change_followers SET position = $2, seq = $3, updated_at = now() WHERE name = $1', [
+      await tx.query('UPDATE change_followers SET position = $2, resource = $3, object_id = $4, updated_at = now() WHERE name = $1', [
         follower.name,
         last.position,
-        last.seq,
+        last.resource,
+        last.object_id,
       ]);
     }
     return { ran: true, changes: changes.length };

@@ -1,7 +1,7 @@
 /**
  * Changes are kept CHANGES_RETENTION_DAYS, and never pruned before every follower of the service has
  * passed them (a webhook event is not lost because its deliverer was down a month). Pruning removes
- * whole commits, oldest first, and remembers the last change removed: a cursor before it is expired.
+ * whole commits, oldest first, and remembers the last commit removed: a cursor before its end is expired.
  */
 import type { SqlClient } from '../db/client.ts';
 
@@ -14,25 +14,20 @@ export async function pruneChanges(sql: SqlClient, retentionDays: number, now = 
   for (;;) {
     const commits = await sql.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM change_retention FOR UPDATE');
-      const [pruned] = await tx.query<{ position: string | null; seq: string | null; commits: number }>(
+      const [pruned] = await tx.query<{ position: string | null; commits: number }>(
         `WITH doomed AS (
            SELECT xid, position FROM change_commits
             WHERE committed_at < $1 AND position < (SELECT coalesce(min(position), 0) FROM change_followers)
             ORDER BY position LIMIT $2
          ), gone AS (
-           DELETE FROM changes c USING doomed d WHERE c.xid = d.xid RETURNING d.position, c.seq
-         ), last AS (
-           SELECT position, max(seq) AS seq FROM gone WHERE position = (SELECT max(position) FROM doomed) GROUP BY position
+           DELETE FROM changes c USING doomed d WHERE c.xid = d.xid
          ), forgotten AS (
            DELETE FROM change_commits cc USING doomed d WHERE cc.xid = d.xid RETURNING 1
          )
-         SELECT (SELECT position::text FROM last) AS position, (SELECT seq::text FROM last) AS seq,
-                (SELECT count(*)::int FROM forgotten) AS commits`,
+         SELECT (SELECT max(position)::text FROM doomed) AS position, (SELECT count(*)::int FROM forgotten) AS commits`,
         [before.toISOString(), BATCH],
       );
-      if (pruned!.position !== null) {
-        await tx.query('UPDATE change_retention SET position = $1, seq = $2', [pruned!.position, pruned!.seq]);
-      }
+      if (pruned!.position !== null) await tx.query('UPDATE change_retention SET position = $1', [pruned!.position]);
       return pruned!.commits;
     });
     removed += commits;

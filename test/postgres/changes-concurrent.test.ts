@@ -77,12 +77,12 @@ describe('commit order', () => {
       expect(seen.map((change) => change.object_id)).toEqual([2]);
       const cursor = (await page(seen.at(-1)!.id)).page.next_cursor;
       await slow.query('COMMIT');
-      // The late commit was recorded before the other (a lower sequence number): an insertion-ordered
-      // feed past entity 2 would never return it.
+      // The late commit began writing first (a lower transaction id): a feed ordered by when changes
+      // were written would have placed it before entity 2's, behind a reader already past it.
       const [order] = (
         await fast.query<{ first: boolean }>(
-          `SELECT (SELECT seq FROM changes WHERE resource = 'entity' AND object_id = 1 ORDER BY seq DESC LIMIT 1)
-                < (SELECT seq FROM changes WHERE resource = 'entity' AND object_id = 2 ORDER BY seq DESC LIMIT 1) AS first`,
+          `SELECT (SELECT max(xid) FROM changes WHERE resource = 'entity' AND object_id = 1)
+                < (SELECT max(xid) FROM changes WHERE resource = 'entity' AND object_id = 2) AS first`,
         )
       ).rows;
       expect(order!.first).toBe(true);

@@ -6,7 +6,9 @@
 -- that note runs at COMMIT and takes the next `position` from change_clock. The clock's row lock is held
 -- until the commit completes and PostgreSQL makes a commit visible before it releases locks, so positions
 -- become visible in order: a reader that sees position n sees every position below it. Following
--- (position, seq) therefore never skips a change that commits late, which a serial id or a timestamp would.
+-- (position, resource, object_id) therefore never skips a change that commits late, which a serial id or
+-- a timestamp would. Within a commit, changes are ordered by resource and record id: they all happened
+-- at once, and that order is the primary key's, so no other index or sequence is kept.
 
 CREATE TABLE "change_clock" (
     "id" BOOLEAN NOT NULL DEFAULT true,
@@ -26,37 +28,37 @@ CREATE UNIQUE INDEX "change_commits_position_key" ON "change_commits"("position"
 
 CREATE TABLE "changes" (
     "xid" BIGINT NOT NULL,
-    "seq" BIGSERIAL NOT NULL,
-    "resource" TEXT NOT NULL,
+    -- Byte order, as cursors compare it.
+    "resource" TEXT COLLATE "C" NOT NULL,
     "kind" TEXT NOT NULL,
     "object_id" INTEGER NOT NULL,
     -- The table columns whose values changed (NULL for a created record: all of them).
     "changed_columns" TEXT[],
-    CONSTRAINT "changes_pkey" PRIMARY KEY ("xid", "seq")
+    -- One change per record per transaction: a second write of the record in the same transaction merges in.
+    CONSTRAINT "changes_pkey" PRIMARY KEY ("xid", "resource", "object_id")
 );
--- One change per record per transaction: a second write of the record in the same transaction merges in.
-CREATE UNIQUE INDEX "changes_xid_resource_object_id_key" ON "changes"("xid", "resource", "object_id");
 
--- How far retention has pruned: a cursor before its last change is expired (410), not silently continued.
+-- How far retention has pruned (every commit up to this position): a cursor before its end is expired
+-- (410), not silently continued.
 CREATE TABLE "change_retention" (
     "id" BOOLEAN NOT NULL DEFAULT true,
     "position" BIGINT NOT NULL,
-    "seq" BIGINT NOT NULL,
     CONSTRAINT "change_retention_pkey" PRIMARY KEY ("id"),
     CONSTRAINT "change_retention_one_row" CHECK ("id")
 );
-INSERT INTO "change_retention" ("id", "position", "seq") VALUES (true, 0, 0);
+INSERT INTO "change_retention" ("id", "position") VALUES (true, 0);
 
 -- Where each of the service's own followers of the feed stands (ecosystem membership, webhook events);
 -- retention never prunes a change a follower has not passed.
 CREATE TABLE "change_followers" (
     "name" TEXT NOT NULL,
     "position" BIGINT NOT NULL,
-    "seq" BIGINT NOT NULL,
+    "resource" TEXT COLLATE "C" NOT NULL,
+    "object_id" INTEGER NOT NULL,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "change_followers_pkey" PRIMARY KEY ("name")
 );
-INSERT INTO "change_followers" ("name", "position", "seq") VALUES ('ecosystem-membership', 0, 0), ('webhook-events', 0, 0);
+INSERT INTO "change_followers" ("name", "position", "resource", "object_id") VALUES ('ecosystem-membership', 0, '', 0), ('webhook-events', 0, '', 0);
 
 -- The members of each active ecosystem, as last computed: the difference to a new computation is what
 -- `ecosystem.entity_entered` and `ecosystem.entity_left` report.

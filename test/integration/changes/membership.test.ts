@@ -83,7 +83,7 @@ describe('ecosystem membership', () => {
     // The follower passed every change of the seed.
     const [place] = await app.db.sql.query<{ behind: string }>(
       `SELECT count(*)::text AS behind FROM changes c JOIN change_commits cc USING (xid)
-        WHERE (cc.position, c.seq) > (SELECT position, seq FROM change_followers WHERE name = 'ecosystem-membership')`,
+        WHERE (cc.position, c.resource, c.object_id) > (SELECT position, resource, object_id FROM change_followers WHERE name = 'ecosystem-membership')`,
     );
     expect(place!.behind).toBe('0');
   });

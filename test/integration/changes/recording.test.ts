@@ -67,7 +67,7 @@ describe('recorded columns', () => {
 describe('one change per record per transaction', () => {
   const changesOf = async (id: number) =>
     db.sql.query<{ kind: string; changed_columns: string[] | null }>(
-      `SELECT kind, changed_columns FROM changes WHERE resource = 'entity' AND object_id = $1 ORDER BY seq`,
+      `SELECT kind, changed_columns FROM changes c JOIN change_commits cc USING (xid) WHERE resource = 'entity' AND object_id = $1 ORDER BY cc.position`,
       [id],
     );
 

@@ -38,7 +38,7 @@ describe('retention', () => {
     expect(await pruneChanges(app.db.sql, 30)).toBe(0);
     expect(await commits()).toContain(old);
 
-    await app.db.sql.query('UPDATE change_followers SET position = (SELECT max(position) FROM change_commits), seq = 0');
+    await app.db.sql.query(`UPDATE change_followers SET position = (SELECT max(position) FROM change_commits), resource = '', object_id = 0`);
     expect(await pruneChanges(app.db.sql, 30)).toBe(1);
     expect(await commits()).toEqual(rest);
     expect(await app.db.sql.query(`SELECT 1 FROM changes c LEFT JOIN change_commits cc USING (xid) WHERE cc.xid IS NULL`)).toEqual([]);
@@ -48,7 +48,7 @@ describe('retention', () => {
     expect(((await expired.json()) as { error: { code: string } }).error.code).toBe('CURSOR_EXPIRED');
     // Without `since`, the feed starts at the oldest change kept.
     const [kept] = await app.db.sql.query<{ position: string }>(
-      `SELECT cc.position::text FROM changes c JOIN change_commits cc USING (xid) ORDER BY cc.position, c.seq LIMIT 1`,
+      `SELECT cc.position::text FROM changes c JOIN change_commits cc USING (xid) ORDER BY cc.position, c.resource, c.object_id LIMIT 1`,
     );
     expect(kept!.position).toBe(rest[0]);
     expect(await firstId()).not.toBe(oldest);
