@@ -23,6 +23,14 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /**
+   * PostgreSQL itself when DATABASE_URL is a transaction-mode pooler (PgBouncer): migrations and LISTEN
+   * need a session of their own. Setting it says DATABASE_URL is such a pooler (docs/operations.md).
+   */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   // How long a request waits for a connection (a new one, or a free one of the pool) before 503.
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
@@ -103,6 +111,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  if (parsed.data.DATABASE_DIRECT_URL && !parsed.data.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (the pooler it bypasses)');
   }
   const publicUrl = (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, '');
   return Object.freeze({

@@ -45,6 +45,11 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly prisma: PrismaClient;
   readonly sql: SqlClient;
+  /**
+   * Raw SQL on sessions of their own at the server, for what a transaction-mode pooler cannot carry:
+   * migrations. It is `sql` itself unless `directUrl` is set.
+   */
+  readonly sessionSql: SqlClient;
   /** The embedded database's data folder as one file, for `startFrom` (undefined on PostgreSQL). */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -60,7 +65,13 @@ export interface DatabaseOptions {
   poolSize?: number | undefined;
   /** PostgreSQL: how long to wait for a connection, new or pooled (then the query fails as unavailable). */
   connectTimeoutMs?: number | undefined;
-  /** PostgreSQL: statement_timeout of every connection. */
+  /**
+   * PostgreSQL: the server itself, when `url` is a transaction-mode pooler (PgBouncer). Migrations and
+   * LISTEN use it; through the pooler statements are unnamed and no session setting is sent (a later
+   * transaction may run on another server connection): docs/operations.md, "Behind PgBouncer".
+   */
+  directUrl?: string | undefined;
+  /** PostgreSQL: statement_timeout of every connection (behind a pooler, the server's setting instead). */
   statementTimeoutMs?: number | undefined;
   /** Called with the text of every SQL statement Prisma sends (query counting in tests, debugging). */
   onQuery?: ((sql: string) => void) | undefined;
@@ -84,11 +95,12 @@ function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseO
  * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
  */
 export function databaseOptions(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>,
 ): DatabaseOptions {
   return config.DATABASE_URL
     ? {
         url: config.DATABASE_URL,
+        directUrl: config.DATABASE_DIRECT_URL,
         poolSize: config.DATABASE_POOL_SIZE,
         connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -108,6 +120,12 @@ const CONNECTION_CHECK_INTERVAL_MS = 1_000;
 function statementName(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
   recordStatement(query);
   return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
+}
+
+/** Behind a transaction-mode pooler: statements are still reported, but sent unnamed. */
+function unnamedStatement(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
+  recordStatement(query);
+  return undefined as unknown as string; // PrismaPg's type says string; pg treats undefined as unnamed
 }
 
 /**
@@ -144,37 +162,79 @@ async function cancelBackend(url: string, processId: number | undefined): Promis
   }
 }
 
-async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+/**
+ * A pool of server connections: every setting of the session rides in the startup packet. Behind a
+ * transaction-mode pooler none does (PgBouncer refuses unknown startup parameters, and a session
+ * setting would not follow the next transaction to its server connection): the server's own settings
+ * (ALTER ROLE ... SET) provide them there.
+ */
+function connectionSettings(options: DatabaseOptions, pooled: boolean): pg.PoolConfig {
+  if (pooled) return {};
   const schema = options.schema;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
   // died) is cancelled by PostgreSQL within a second instead of running on (PostgreSQL 14+).
   const startup = [`-c client_connection_check_interval=${CONNECTION_CHECK_INTERVAL_MS}`, ...(schema ? [`-c search_path=${quoteIdentifier(schema)}`] : [])].join(' ');
+  return { ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}), options: startup };
+}
+
+/** A pg pool at `url`; `pooled`: `url` is a transaction-mode pooler. */
+function createPool(url: string, options: DatabaseOptions, pooled: boolean, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max,
     // Connections are retired after this many queries: that bounds the prepared statements each one
     // accumulates (statement names below), since filters make the set of statement texts open-ended.
     maxUses: PREPARED_STATEMENT_CONNECTION_USES,
     // Bounded waits: a database that is down or saturated answers 503 (src/db/unavailable.ts) instead
     // of holding requests, /readyz and the token endpoint until clients give up.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-    options: startup,
+    ...connectionSettings(options, pooled),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
-  // Named statements are parsed and planned once per connection, not on every request.
-  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: statementName });
-  const prisma = createPrismaClient(adapter, options);
+  return pool;
+}
 
-  const sql: SqlClient = {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const schema = options.schema;
+  const pooled = options.directUrl !== undefined;
+  const pool = createPool(url, options, pooled, options.poolSize ?? 10);
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+  // Named statements are parsed and planned once per connection, not on every request. A pooler in
+  // transaction mode (PgBouncer before 1.21) cannot keep them: a name parsed on one server connection
+  // is unknown on the next, so there every statement is unnamed (pg sends no name for an undefined one).
+  const statementNameGenerator = pooled ? unnamedStatement : statementName;
+  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator });
+  const prisma = createPrismaClient(adapter, options);
+  // Behind a pooler: one session at the server itself, connected on first use (migrations at start-up)
+  // and closed by the pool once idle.
+  const direct = pooled ? createPool(options.directUrl!, options, false, 1) : undefined;
+  const sql = postgresSql(pool, url, options, pooled);
+
+  return {
+    kind: 'postgres',
+    prisma,
+    sql,
+    sessionSql: direct ? postgresSql(direct, options.directUrl!, options, false) : sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+      await direct?.end();
+    },
+  };
+}
+
+function postgresSql(pool: pg.Pool, url: string, options: DatabaseOptions, pooled: boolean): SqlClient {
+  const schema = options.schema;
+  return {
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
     prepared: async <Row,>(text: string, params: readonly unknown[], signal?: AbortSignal) => {
       options.onQuery?.(text);
-      const query = { name: readName(text), text, values: [...params] };
-      if (!signal) return (await pool.query(query)).rows as Row[];
+      const query = { ...(pooled ? {} : { name: readName(text) }), text, values: [...params] };
+      // Behind a pooler the session's process id is the pooler's own, not a server process to cancel:
+      // an abandoned statement there ends at the server's statement timeout.
+      if (!signal || pooled) return (await pool.query(query)).rows as Row[];
       const client = await pool.connect();
       // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
       const cancel = () => void cancelBackend(url, (client as unknown as { processID?: number }).processID);
@@ -204,22 +264,13 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         client.release();
       }
     },
+    // LISTEN holds a session: behind a pooler, at the server itself.
     listen: (channel, handlers) =>
       listenPostgres(
-        { connectionString: url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
+        { connectionString: options.directUrl ?? url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
         channel,
         handlers,
       ),
-  };
-
-  return {
-    kind: 'postgres',
-    prisma,
-    sql,
-    close: async () => {
-      await prisma.$disconnect();
-      await pool.end();
-    },
   };
 }
 
@@ -260,6 +311,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     prisma,
     sql,
+    sessionSql: sql,
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await prisma.$disconnect();
