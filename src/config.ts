@@ -79,6 +79,11 @@ const environmentSchema = z.object({
    * 5 seconds; it is also the most a crash (SIGKILL) can lose.
    */
   USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(50).max(4_000).default(1_000),
+  /**
+   * Usage older than this many days is dropped, a whole month at a time (src/usage/partitions.ts). The
+   * default keeps more than the longest series one request may ask for (366 days); 0 keeps everything.
+   */
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(0).default(400),
   /** `false` turns usage counting off: for measuring what counting costs (bench/), not for service. */
   USAGE_COUNTING: booleanFlag.default(true),
   /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */
