@@ -125,7 +125,7 @@ function statementName(query: { sql: string; args: readonly unknown[]; argTypes:
 /** Behind a transaction-mode pooler: statements are still reported, but sent unnamed. */
 function unnamedStatement(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
   recordStatement(query);
-  return undefined as unknown as string; // PrismaPg's type says string; pg treats undefined as unnamed
+  return undefined as unknown as string; // PrismaPg's type says string; pg sends no name for undefined
 }
 
 /**
@@ -162,71 +162,36 @@ async function cancelBackend(url: string, processId: number | undefined): Promis
   }
 }
 
-/**
- * A pool of server connections: every setting of the session rides in the startup packet. Behind a
- * transaction-mode pooler none does (PgBouncer refuses unknown startup parameters, and a session
- * setting would not follow the next transaction to its server connection): the server's own settings
- * (ALTER ROLE ... SET) provide them there.
- */
-function connectionSettings(options: DatabaseOptions, pooled: boolean): pg.PoolConfig {
-  if (pooled) return {};
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
+  // Behind a transaction-mode pooler no session setting rides in the startup packet (PgBouncer refuses
+  // unknown startup parameters, and a session would not follow the next transaction to its server
+  // connection): the role's own settings (ALTER ROLE ... SET) provide them there.
+  const pooled = options.directUrl !== undefined;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
   // died) is cancelled by PostgreSQL within a second instead of running on (PostgreSQL 14+).
   const startup = [`-c client_connection_check_interval=${CONNECTION_CHECK_INTERVAL_MS}`, ...(schema ? [`-c search_path=${quoteIdentifier(schema)}`] : [])].join(' ');
-  return { ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}), options: startup };
-}
-
-/** A pg pool at `url`; `pooled`: `url` is a transaction-mode pooler. */
-function createPool(url: string, options: DatabaseOptions, pooled: boolean, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max,
+    max: options.poolSize ?? 10,
     // Connections are retired after this many queries: that bounds the prepared statements each one
     // accumulates (statement names below), since filters make the set of statement texts open-ended.
     maxUses: PREPARED_STATEMENT_CONNECTION_USES,
     // Bounded waits: a database that is down or saturated answers 503 (src/db/unavailable.ts) instead
     // of holding requests, /readyz and the token endpoint until clients give up.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-    ...connectionSettings(options, pooled),
+    ...(pooled ? {} : { ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}), options: startup }),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return pool;
-}
-
-async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
-  const schema = options.schema;
-  const pooled = options.directUrl !== undefined;
-  const pool = createPool(url, options, pooled, options.poolSize ?? 10);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
   // Named statements are parsed and planned once per connection, not on every request. A pooler in
   // transaction mode (PgBouncer before 1.21) cannot keep them: a name parsed on one server connection
-  // is unknown on the next, so there every statement is unnamed (pg sends no name for an undefined one).
-  const statementNameGenerator = pooled ? unnamedStatement : statementName;
-  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator });
+  // is unknown on the next, so there every statement is unnamed.
+  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: pooled ? unnamedStatement : statementName });
   const prisma = createPrismaClient(adapter, options);
-  // Behind a pooler: one session at the server itself, connected on first use (migrations at start-up)
-  // and closed by the pool once idle.
-  const direct = pooled ? createPool(options.directUrl!, options, false, 1) : undefined;
-  const sql = postgresSql(pool, url, options, pooled);
 
-  return {
-    kind: 'postgres',
-    prisma,
-    sql,
-    sessionSql: direct ? postgresSql(direct, options.directUrl!, options, false) : sql,
-    close: async () => {
-      await prisma.$disconnect();
-      await pool.end();
-      await direct?.end();
-    },
-  };
-}
-
-function postgresSql(pool: pg.Pool, url: string, options: DatabaseOptions, pooled: boolean): SqlClient {
-  const schema = options.schema;
-  return {
+  const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
     prepared: async <Row,>(text: string, params: readonly unknown[], signal?: AbortSignal) => {
@@ -264,13 +229,29 @@ function postgresSql(pool: pg.Pool, url: string, options: DatabaseOptions, poole
         client.release();
       }
     },
-    // LISTEN holds a session: behind a pooler, at the server itself.
     listen: (channel, handlers) =>
       listenPostgres(
+        // LISTEN holds a session: behind a pooler, at the server itself.
         { connectionString: options.directUrl ?? url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
         channel,
         handlers,
       ),
+  };
+
+  // Behind a pooler: one session at the server itself, connected on first use (migrations at
+  // start-up) and closed by its pool once idle.
+  const direct = pooled ? await openPostgres(options.directUrl!, { ...options, url: options.directUrl, directUrl: undefined, poolSize: 1 }) : undefined;
+
+  return {
+    kind: 'postgres',
+    prisma,
+    sql,
+    sessionSql: direct?.sql ?? sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+      await direct?.close();
+    },
   };
 }
 
