@@ -1,7 +1,8 @@
 // PgBouncer (Debian's package) in transaction pooling mode on a free port, in front of the test
 // PostgreSQL server: what a deployment puts between its instances and the database. Its one database,
-// `venture`, is the test server's database with the search_path of a test file's schema, set by
-// connect_query on each server connection (PgBouncer passes no `options` startup parameter through).
+// `venture`, is the test server's database with the search_path of a test file's schema (and a
+// statement timeout), set by connect_query on each server connection (PgBouncer passes no `options`
+// startup parameter through).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -29,12 +30,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPgBouncer(options: { schema: string; poolSize: number }): Promise<PgBouncer> {
+/** `statementTimeoutMs`: set on each server connection, as `ALTER ROLE ... SET` does in a deployment. */
+export async function startPgBouncer(options: { schema: string; poolSize: number; statementTimeoutMs?: number }): Promise<PgBouncer> {
   const target = new URL(testPostgresUrl());
   const user = decodeURIComponent(target.username) || 'postgres';
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'vda-pgbouncer-'));
-  const connectQuery = `SET search_path TO "${options.schema}"`;
+  const connectQuery = [`SET search_path TO "${options.schema}"`, ...(options.statementTimeoutMs ? [`SET statement_timeout = ${options.statementTimeoutMs}`] : [])].join('; ');
   const ini = [
     '[databases]',
     `${PGBOUNCER_DATABASE} = host=${target.hostname} port=${target.port || 5432} dbname=${target.pathname.slice(1)} user=${user} connect_query='${connectQuery}'`,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { pooledSettingsProblems } from '../../src/db/pooled-settings.ts';
 import { openDatabase, quoteIdentifier } from '../../src/db/client.ts';
 import { startTestAppOnPool, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, createUserToken, type TestCredentials } from '../helpers/auth.ts';
@@ -20,6 +21,7 @@ import { call } from '../integration/management/support.ts';
 import { seriesTotals, waitForSeries } from '../integration/usage/support.ts';
 
 const SERVER_CONNECTIONS = 2;
+const STATEMENT_TIMEOUT_MS = 15_000;
 const APPLICATION_CONNECTIONS = 6;
 // The direct sessions name themselves, so this file finds its own among every test file's.
 const DIRECT_NAME = `vda-direct-${randomBytes(4).toString('hex')}`;
@@ -41,7 +43,7 @@ const queryCount = async (): Promise<number> =>
 beforeAll(async () => {
   tables = await createTestDatabase();
   await seedDatabase(tables, { entities: 300 });
-  bouncer = await startPgBouncer({ schema: tables.connection.schema!, poolSize: SERVER_CONNECTIONS });
+  bouncer = await startPgBouncer({ schema: tables.connection.schema!, poolSize: SERVER_CONNECTIONS, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
   queriesBefore = await queryCount();
   app = await startTestAppOnPool(tables, { url: bouncer.url, directUrl: directUrl(), poolSize: APPLICATION_CONNECTIONS });
   admin = await createApiKeyAndToken(app);
@@ -180,6 +182,14 @@ describe('what needs a session goes to the direct URL', () => {
       await fresh.close();
       await tables.sql.exec(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
     }
+  });
+
+  it('the start checks the statement timeout the server gives the pooled connections', async () => {
+    expect(await pooledSettingsProblems(app.db.sql, STATEMENT_TIMEOUT_MS)).toEqual([]);
+    // The test server's own sessions have none: what a deployment that forgot ALTER ROLE would see.
+    const [problem, ...more] = await pooledSettingsProblems(tables.sql, STATEMENT_TIMEOUT_MS);
+    expect(more).toEqual([]);
+    expect(problem).toMatch(/statement_timeout through the pooler is unlimited.*ALTER ROLE <role> SET statement_timeout = '15000ms'/);
   });
 
   it('a direct URL without the pooler it bypasses is a configuration error naming it', () => {
