@@ -30,16 +30,29 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `statementTimeoutMs`: set on each server connection, as `ALTER ROLE ... SET` does in a deployment. */
-export async function startPgBouncer(options: { schema: string; poolSize: number; statementTimeoutMs?: number }): Promise<PgBouncer> {
-  const target = new URL(testPostgresUrl());
+export interface PgBouncerOptions {
+  /** The PostgreSQL database it pools (default: the test database). */
+  target?: string;
+  /** The search_path of every server connection (a test file's schema). */
+  schema?: string;
+  /** Server connections (default_pool_size). */
+  poolSize: number;
+  /** Set on each server connection, as `ALTER ROLE ... SET` does in a deployment. */
+  statementTimeoutMs?: number;
+}
+
+export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBouncer> {
+  const target = new URL(options.target ?? testPostgresUrl());
   const user = decodeURIComponent(target.username) || 'postgres';
   const port = await freePort();
   const folder = mkdtempSync(join(tmpdir(), 'vda-pgbouncer-'));
-  const connectQuery = [`SET search_path TO "${options.schema}"`, ...(options.statementTimeoutMs ? [`SET statement_timeout = ${options.statementTimeoutMs}`] : [])].join('; ');
+  const settings = [
+    ...(options.schema ? [`SET search_path TO "${options.schema}"`] : []),
+    ...(options.statementTimeoutMs ? [`SET statement_timeout = ${options.statementTimeoutMs}`] : []),
+  ];
   const ini = [
     '[databases]',
-    `${PGBOUNCER_DATABASE} = host=${target.hostname} port=${target.port || 5432} dbname=${target.pathname.slice(1)} user=${user} connect_query='${connectQuery}'`,
+    `${PGBOUNCER_DATABASE} = host=${target.hostname} port=${target.port || 5432} dbname=${target.pathname.slice(1)} user=${user}${settings.length ? ` connect_query='${settings.join('; ')}'` : ''}`,
     '[pgbouncer]',
     'listen_addr = 127.0.0.1',
     `listen_port = ${port}`,
