@@ -50,6 +50,7 @@ import { membershipFollower } from './changes/membership.ts';
 import { startChangeWorker } from './changes/worker.ts';
 import { countRequests } from './usage/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
+import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -63,7 +64,7 @@ export interface AppDependencies {
  * The express app plus what it holds open (Redis for shared rate limits, counted usage). `close()`
  * writes the usage still in memory, so call it before the database closes.
  */
-export type App = Express & { usage: UsageCounter; close(): Promise<void> };
+export type App = Express & { usage: UsageCounter; usagePartitions: PartitionMaintenance; close(): Promise<void> };
 
 export function createApp({ config, db, logger, clock = () => new Date() }: AppDependencies): App {
   const schema = getSchema();
@@ -134,6 +135,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     registry: metrics.registry,
     now: () => clock().getTime(),
   });
+  const usagePartitions = scheduleUsagePartitions({ sql: db.sql, logger, retentionDays: config.USAGE_RETENTION_DAYS, now: clock });
   // Every request is observed by these, in this order, on express's path and the direct one alike.
   const observers = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger)];
   app.use(requestId);
@@ -263,7 +265,10 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   return Object.assign(app, {
     usage,
+    usagePartitions,
     close: async () => {
+      usagePartitions.close();
+      await usagePartitions.started;
       await Promise.all([usage.close(), auth.close(), changeWorker?.stop()]);
     },
   });

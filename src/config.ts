@@ -23,6 +23,14 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /**
+   * PostgreSQL itself when DATABASE_URL is a transaction-mode pooler (PgBouncer): migrations and LISTEN
+   * need a session of their own. Setting it says DATABASE_URL is such a pooler (docs/operations.md).
+   */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   // How long a request waits for a connection (a new one, or a free one of the pool) before 503.
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
@@ -93,6 +101,11 @@ const environmentSchema = z.object({
    * process that only serves requests while others do that work, and for tests that count statements.
    */
   BACKGROUND_WORKERS: booleanFlag.default(true),
+  /**
+   * Usage older than this many days is dropped, a whole month at a time (src/usage/partitions.ts). The
+   * default keeps more than the longest series one request may ask for (366 days); 0 keeps everything.
+   */
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(0).default(400),
   /** `false` turns usage counting off: for measuring what counting costs (bench/), not for service. */
   USAGE_COUNTING: booleanFlag.default(true),
   /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */
@@ -128,6 +141,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   if (parsed.data.DATABASE_REPLICA_URLS.length && !parsed.data.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  DATABASE_REPLICA_URLS: read replicas need PostgreSQL: set DATABASE_URL to the primary');
+  }
+  if (parsed.data.DATABASE_DIRECT_URL && !parsed.data.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (the pooler it bypasses)');
   }
   const publicUrl = (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, '');
   return Object.freeze({

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   logger.info({ database: databaseLabel(config) }, 'opening the database');
   const db = await openDatabase(databaseOptions(config));
   logger.info('applying migrations');
-  const applied = await migrate(db.sql);
+  const applied = await migrate(db.sessionSql);
   logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
   await prepareDatabase({ config, db, logger });
 

@@ -1,6 +1,8 @@
-// vitest globalSetup, before any test file: make sure the PostgreSQL test database exists, and write
+// vitest globalSetup, before any test file: build dist/ (the server processes of the tests run what
+// `npm start` runs), make sure the PostgreSQL test database exists, and write
 // a migrated embedded database once for every PGlite test file to start from (test/helpers/db.ts):
 // creating one runs initdb and the migrations, several seconds per file; loading the dump, about one.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
+
   const url = testPostgresUrl();
   try {
     if ((await ensureDatabase(url)) === 'created') console.log(`created the test database ${new URL(url).pathname.slice(1)}`);

@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
     print: (line) => process.stdout.write(`${line}\n`),
     database: async (options = {}) => {
       db ??= await openDatabase({ ...databaseOptions(config), poolSize: 4 });
-      if (options.migrate !== false) await migrate(db.sql);
+      if (options.migrate !== false) await migrate(db.sessionSql);
       return db;
     },
   };

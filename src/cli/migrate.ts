@@ -7,7 +7,7 @@ export const migrateCommand: Command = {
   summary: 'Apply pending database migrations (start-up does this too)',
   run: async (_args, context) => {
     const db = await context.database({ migrate: false });
-    const applied = await migrate(db.sql);
+    const applied = await migrate(db.sessionSql);
     context.print(applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date');
     return 0;
   },

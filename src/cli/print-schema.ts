@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.ts';
 import { printSchemaSdl } from '../schema/index.ts';
 import type { Command } from './command.ts';
 
-export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
+export const SCHEMA_FILE = packagePath('schema.graphql');
 
 export const printSchemaCommand: Command = {
   name: 'print-schema',

@@ -3,13 +3,13 @@
  * loaded on start when the database holds no entities, so a fresh clone answers with real companies.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Database, SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
+import { packagePath } from '../package-root.ts';
 import { importDirectory, type ImportCounts, type ImportProgress } from './import/index.ts';
 import type { SqlTx } from './sql/unnest.ts';
 
-export const DEMO_DATA_DIR = fileURLToPath(new URL('../../prisma/demo', import.meta.url));
+export const DEMO_DATA_DIR = packagePath('prisma/demo');
 
 /** Names this service's demo-load lock among advisory locks (beside the migration lock). */
 const DEMO_LOCK_KEY = 727_011_522;

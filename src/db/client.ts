@@ -46,6 +46,11 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly prisma: PrismaClient;
   readonly sql: SqlClient;
+  /**
+   * Raw SQL on sessions of their own at the server, for what a transaction-mode pooler cannot carry:
+   * migrations. It is `sql` itself unless `directUrl` is set.
+   */
+  readonly sessionSql: SqlClient;
   /** The embedded database's data folder as one file, for `startFrom` (undefined on PostgreSQL). */
   dumpDataDir?(): Promise<Blob>;
   /** PostgreSQL: Prisma's driver adapter on this database's pool (a replica's reads fail over to it). */
@@ -65,7 +70,13 @@ export interface DatabaseOptions {
   poolSize?: number | undefined;
   /** PostgreSQL: how long to wait for a connection, new or pooled (then the query fails as unavailable). */
   connectTimeoutMs?: number | undefined;
-  /** PostgreSQL: statement_timeout of every connection. */
+  /**
+   * PostgreSQL: the server itself, when `url` is a transaction-mode pooler (PgBouncer). Migrations and
+   * LISTEN use it; through the pooler statements are unnamed and no session setting is sent (a later
+   * transaction may run on another server connection): docs/operations.md, "Behind PgBouncer".
+   */
+  directUrl?: string | undefined;
+  /** PostgreSQL: statement_timeout of every connection (behind a pooler, the server's setting instead). */
   statementTimeoutMs?: number | undefined;
   /** Called with the text of every SQL statement Prisma sends (query counting in tests, debugging). */
   onQuery?: ((sql: string) => void) | undefined;
@@ -95,12 +106,13 @@ function createPrismaClient(adapter: SqlDriverAdapterFactory, options: DatabaseO
  * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
  */
 export function databaseOptions(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>
     & Partial<Pick<Config, 'DATABASE_REPLICA_URLS' | 'DATABASE_REPLICA_MAX_LAG_MS' | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'>>,
 ): DatabaseOptions {
   return config.DATABASE_URL
     ? {
         url: config.DATABASE_URL,
+        directUrl: config.DATABASE_DIRECT_URL,
         poolSize: config.DATABASE_POOL_SIZE,
         connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -129,6 +141,12 @@ const CONNECTION_CHECK_INTERVAL_MS = 1_000;
 function statementName(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
   recordStatement(query);
   return `p${createHash('sha1').update(query.sql).update(JSON.stringify(query.argTypes)).digest('base64url')}`;
+}
+
+/** Behind a transaction-mode pooler: statements are still reported, but sent unnamed. */
+function unnamedStatement(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
+  recordStatement(query);
+  return undefined as unknown as string; // PrismaPg's type says string; pg sends no name for undefined
 }
 
 /**
@@ -184,6 +202,10 @@ function watchCheckedOut(client: pg.PoolClient): () => Error | undefined {
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
+  // Behind a transaction-mode pooler no session setting rides in the startup packet (PgBouncer refuses
+  // unknown startup parameters, and a session would not follow the next transaction to its server
+  // connection): the role's own settings (ALTER ROLE ... SET) provide them there.
+  const pooled = options.directUrl !== undefined;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
   // died) is cancelled by PostgreSQL within a second instead of running on (PostgreSQL 14+).
   const startup = [`-c client_connection_check_interval=${CONNECTION_CHECK_INTERVAL_MS}`, ...(schema ? [`-c search_path=${quoteIdentifier(schema)}`] : [])].join(' ');
@@ -196,14 +218,15 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // Bounded waits: a database that is down or saturated answers 503 (src/db/unavailable.ts) instead
     // of holding requests, /readyz and the token endpoint until clients give up.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-    options: startup,
+    ...(pooled ? {} : { ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}), options: startup }),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   if (schema && !options.readOnly) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
-  // Named statements are parsed and planned once per connection, not on every request.
-  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: statementName });
+  // Named statements are parsed and planned once per connection, not on every request. A pooler in
+  // transaction mode (PgBouncer before 1.21) cannot keep them: a name parsed on one server connection
+  // is unknown on the next, so there every statement is unnamed.
+  const adapter = new PrismaPg(pool, { ...(schema ? { schema } : {}), statementNameGenerator: pooled ? unnamedStatement : statementName });
   const prisma = createPrismaClient(options.wrapAdapter ? options.wrapAdapter(adapter) : adapter, options);
 
   const sql: SqlClient = {
@@ -211,8 +234,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
     prepared: async <Row,>(text: string, params: readonly unknown[], signal?: AbortSignal) => {
       options.onQuery?.(text);
-      const query = { name: readName(text), text, values: [...params] };
-      if (!signal) return (await pool.query(query)).rows as Row[];
+      const query = { ...(pooled ? {} : { name: readName(text) }), text, values: [...params] };
+      // Behind a pooler the session's process id is the pooler's own, not a server process to cancel:
+      // an abandoned statement there ends at the server's statement timeout.
+      if (!signal || pooled) return (await pool.query(query)).rows as Row[];
       const client = await pool.connect();
       // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
       const cancel = () => void cancelBackend(url, (client as unknown as { processID?: number }).processID);
@@ -246,20 +271,27 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
     listen: (channel, handlers) =>
       listenPostgres(
-        { connectionString: url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
+        // LISTEN holds a session: behind a pooler, at the server itself.
+        { connectionString: options.directUrl ?? url, ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}) },
         channel,
         handlers,
       ),
   };
+
+  // Behind a pooler: one session at the server itself, connected on first use (migrations at
+  // start-up) and closed by its pool once idle.
+  const direct = pooled ? await openPostgres(options.directUrl!, { ...options, url: options.directUrl, directUrl: undefined, poolSize: 1 }) : undefined;
 
   return {
     kind: 'postgres',
     prisma,
     sql,
     adapter,
+    sessionSql: direct?.sql ?? sql,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
+      await direct?.close();
     },
   };
 }
@@ -301,6 +333,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     prisma,
     sql,
+    sessionSql: sql,
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await prisma.$disconnect();

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.ts';
 import type { SqlClient } from './client.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const MIGRATIONS_DIR = packagePath('prisma/migrations');
 
 /** An arbitrary constant naming this service's migration lock among advisory locks. */
 const MIGRATION_LOCK_KEY = 727_011_521;

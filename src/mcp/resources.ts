@@ -6,12 +6,13 @@
 import { readFileSync } from 'node:fs';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RESOURCES } from '../filter/index.ts';
+import { packagePath } from '../package-root.ts';
 import type { ErrorEnvelope, RestGet } from './rest-call.ts';
 
 export const GRAMMAR_URI = 'venture-data://filter-grammar';
 export const fieldsUri = (resource: string): string => `venture-data://fields/${resource}`;
 
-const GRAMMAR = readFileSync(new URL('../filter/grammar.md', import.meta.url), 'utf8');
+const GRAMMAR = readFileSync(packagePath('src/filter/grammar.md'), 'utf8');
 
 export function registerResources(server: McpServer, get: RestGet): void {
   server.registerResource(

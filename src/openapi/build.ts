@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.ts';
+import { packagePath } from '../package-root.ts';
 import type { PreparedOperations } from '../rest/operations.ts';
 import type { HttpMethod, Route } from '../rest/routes.ts';
 import { RECORD_EXAMPLES } from './examples.ts';
@@ -118,7 +119,7 @@ export interface PackageInfo {
 
 /** package.json's facts about the service (its version is the API's and the MCP server's). */
 export function readPackage(): PackageInfo {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageInfo;
+  return JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as PackageInfo;
 }
 
 const OVERVIEW = [

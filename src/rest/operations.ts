@@ -4,7 +4,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   Kind,
   parse,
@@ -15,8 +14,9 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
 } from 'graphql';
+import { packagePath } from '../package-root.ts';
 
-const OPERATIONS_DIR = fileURLToPath(new URL('./operations', import.meta.url));
+const OPERATIONS_DIR = packagePath('src/rest/operations');
 
 export type PreparedOperations = ReadonlyMap<string, DocumentNode>;
 

@@ -1,4 +1,5 @@
-// The service as a real process (src/main.ts), for tests of start-up, signals and several instances.
+// The service as a real process, as `npm start` runs it (the compiled dist/main.js, built by
+// test/global-setup.ts), for tests of start-up, signals and several instances.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -15,9 +16,10 @@ export interface ServerProcess {
   exit: Promise<number | null>;
 }
 
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
+/** `cwd` defaults to the package root; the service finds its files from its own location, not the cwd. */
+export function startServerProcess(env: Record<string, string>, cwd = ROOT): ServerProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/main.js')], {
+    cwd,
     env: {
       PATH: process.env.PATH,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-process-')),

@@ -1,5 +1,5 @@
-// The service as an operator runs it: a real process from src/main.ts. A bad variable stops the start
-// naming it; SIGTERM stops a running server cleanly with exit code 0, closing kept-alive connections.
+// The service as an operator runs it: a real process from dist/main.js (what `npm start` runs). A bad
+// variable stops the start naming it; SIGTERM stops a running server cleanly with exit code 0, closing kept-alive connections.
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testDatabaseKind } from '../helpers/db.ts';

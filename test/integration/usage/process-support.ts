@@ -1,4 +1,4 @@
-// Usage tests against real server processes (src/main.ts): start one on an ephemeral port, get
+// Usage tests against real server processes (dist/main.js): start one on an ephemeral port, get
 // tokens from its token endpoint, create keys and read the series over HTTP.
 import { randomBytes } from 'node:crypto';
 import { startServerProcess, waitForOutput, type ServerProcess } from '../../helpers/server-process.ts';
@@ -20,8 +20,8 @@ export function processEnvironment(extra: Record<string, string> = {}): Record<s
   };
 }
 
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const server = startServerProcess({ ...env, PORT: '0' });
+export async function startServer(env: Record<string, string>, cwd?: string): Promise<RunningServer> {
+  const server = startServerProcess({ ...env, PORT: '0' }, cwd);
   await waitForOutput(server, /"msg":"listening"/, 60_000);
   const port = /"port":(\d+)[^\n]*"msg":"listening"/.exec(server.output())?.[1];
   if (!port) throw new Error(`no port in the listening line:\n${server.output()}`);
