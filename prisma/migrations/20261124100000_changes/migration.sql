@@ -8,7 +8,7 @@
 -- become visible in order: a reader that sees position n sees every position below it. Following
 -- (position, resource, object_id) therefore never skips a change that commits late, which a serial id or
 -- a timestamp would. Within a commit, changes are ordered by resource and record id: they all happened
--- at once, and that order is the primary key's, so no other index or sequence is kept.
+-- at once, and that order is the primary key's, so no sequence is kept.
 
 CREATE TABLE "change_clock" (
     "id" BOOLEAN NOT NULL DEFAULT true,
@@ -37,6 +37,9 @@ CREATE TABLE "changes" (
     -- One change per record per transaction: a second write of the record in the same transaction merges in.
     CONSTRAINT "changes_pkey" PRIMARY KEY ("xid", "resource", "object_id")
 );
+-- Whether a transaction holds changes a later write must merge into (see the trigger functions): few
+-- rows, as most changes of an import are creations.
+CREATE INDEX "changes_mergeable_idx" ON "changes"("xid", "resource") WHERE "kind" <> 'created';
 
 -- How far retention has pruned (every commit up to this position): a cursor before its end is expired
 -- (410), not silently continued.
@@ -94,42 +97,30 @@ CREATE FUNCTION "merged_change_columns"(earlier_kind text, later_kind text, earl
 $$;
 
 -- How a trigger notes one statement's changes (`noted`: the records it changed, as `SELECT kind, id,
--- columns` over its transition tables, which only the trigger function itself can read), in one
--- statement: an insert that skips records the transaction already changed (a unique-index probe, no
--- lock, no write: the common case of a record created and then filled in, or tagged, by the same
--- import); only when it skipped some, the merge into those earlier changes that are not `created`
--- (those stay as they are); and the transaction's note in change_commits. The trigger functions run
--- with hash and merge joins off: the merge joins a statement's rows to the large changes table, whose
--- statistics lag behind a bulk load, and must probe its index.
-CREATE FUNCTION "changes_note_statement"(noted text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+-- columns` over its transition tables, which only the trigger function itself can read): an insert
+-- that skips records the transaction already changed (a primary-key probe, no lock, no write: the
+-- common case of a record created and then filled in, or tagged, by the same import). Only when the
+-- transaction holds an earlier change that is not `created` (those stay as they are) are the noted
+-- records merged into their earlier changes first, one primary-key update each.
+CREATE FUNCTION "changes_insert_statement"(noted text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT format(
-    'WITH n AS MATERIALIZED (%s),
-     inserted AS (
-       INSERT INTO changes (xid, resource, kind, object_id, changed_columns)
-         SELECT $1, $2, n.kind, n.id, n.columns FROM n
-       ON CONFLICT (xid, resource, object_id) DO NOTHING RETURNING 1
-     ), merged AS (
-       UPDATE changes c SET kind = merged_change_kind(c.kind, n.kind),
-                            changed_columns = merged_change_columns(c.kind, n.kind, c.changed_columns, n.columns)
-         FROM n
-        WHERE (SELECT count(*) FROM inserted) < (SELECT count(*) FROM n)
-          AND c.xid = $1 AND c.resource = $2 AND c.object_id = n.id AND c.kind <> ''created''
-          AND (c.kind, c.changed_columns) IS DISTINCT FROM
-              (merged_change_kind(c.kind, n.kind), merged_change_columns(c.kind, n.kind, c.changed_columns, n.columns))
-       RETURNING 1
-     )
-     INSERT INTO change_commits (xid) SELECT $1 WHERE EXISTS (SELECT FROM inserted) OR EXISTS (SELECT FROM merged)
-     ON CONFLICT DO NOTHING', noted)
+    'INSERT INTO changes (xid, resource, kind, object_id, changed_columns)
+       SELECT $1, $2, n.kind, n.id, n.columns FROM (%s) n
+     ON CONFLICT (xid, resource, object_id) DO NOTHING', noted)
+$$;
+-- The transaction's note in change_commits, numbered at COMMIT (below).
+CREATE FUNCTION "note_change_commit"(tx bigint) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO change_commits (xid) VALUES (tx) ON CONFLICT DO NOTHING
 $$;
 
 -- A record table's trigger. TG_ARGV[0]: the resource; TG_ARGV[1]: columns its record does not show (a
 -- change of only those is no change a client can see); TG_ARGV[2]: columns that change only along with
 -- others (updated_at), reported but never a change by themselves. A soft delete (deleted_at set) is
 -- `deleted`, its undoing `created`. Only updates compare rows (as jsonb, so one function serves every table).
-CREATE FUNCTION "record_changes"() RETURNS trigger LANGUAGE plpgsql
-  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+CREATE FUNCTION "record_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tx bigint := pg_current_xact_id()::text::bigint;
+  of_resource text := TG_ARGV[0];
   noted text := CASE TG_OP
     WHEN 'INSERT' THEN 'SELECT ''created'' AS kind, r.id, NULL::text[] AS columns FROM new_rows r'
     WHEN 'DELETE' THEN 'SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM old_rows r'
@@ -146,18 +137,33 @@ DECLARE
            WHERE NOT (e.key = ANY (%L::text[])) AND e.value IS DISTINCT FROM o.j -> e.key
         ) d
         WHERE d.visible', coalesce(TG_ARGV[2], '{}'), TG_ARGV[1]) END;
+  earlier record;
+  merged bigint := 0;
+  step bigint;
+  inserted bigint;
 BEGIN
-  EXECUTE changes_note_statement(noted) USING tx, TG_ARGV[0];
+  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
+    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
+      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
+                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
+       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
+      GET DIAGNOSTICS step = ROW_COUNT;
+      merged := merged + step;
+    END LOOP;
+  END IF;
+  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
   RETURN NULL;
 END $$;
 
 -- A list table's trigger (a record's tags, a round's investors): a change of the list is an update of
 -- the record that shows it. TG_ARGV: the resource, the column naming the record, the record's field,
 -- and optionally a table the record must be in (an entity's tags are also its investor profile's).
-CREATE FUNCTION "record_list_changes"() RETURNS trigger LANGUAGE plpgsql
-  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+CREATE FUNCTION "record_list_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tx bigint := pg_current_xact_id()::text::bigint;
+  of_resource text := TG_ARGV[0];
   noted text := format(
     'SELECT ''updated'' AS kind, t.id, ARRAY[%L]::text[] AS columns FROM (%s) t %s',
     TG_ARGV[2],
@@ -165,17 +171,32 @@ DECLARE
                WHEN 'DELETE' THEN format('SELECT DISTINCT %I AS id FROM old_rows', TG_ARGV[1])
                ELSE format('SELECT %1$I AS id FROM new_rows UNION SELECT %1$I FROM old_rows', TG_ARGV[1]) END,
     CASE WHEN TG_ARGV[3] IS NULL THEN '' ELSE format('WHERE EXISTS (SELECT 1 FROM %I x WHERE x.id = t.id)', TG_ARGV[3]) END);
+  earlier record;
+  merged bigint := 0;
+  step bigint;
+  inserted bigint;
 BEGIN
-  EXECUTE changes_note_statement(noted) USING tx, TG_ARGV[0];
+  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
+    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
+      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
+                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
+       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
+      GET DIAGNOSTICS step = ROW_COUNT;
+      merged := merged + step;
+    END LOOP;
+  END IF;
+  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
   RETURN NULL;
 END $$;
 
 -- An investor's descriptive fields are its entity's: an entity update that changes one of them, or
 -- (soft-)deletes the entity, changes the investor too. TG_ARGV[0]: those entity columns.
-CREATE FUNCTION "record_investor_changes_of_entities"() RETURNS trigger LANGUAGE plpgsql
-  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+CREATE FUNCTION "record_investor_changes_of_entities"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tx bigint := pg_current_xact_id()::text::bigint;
+  of_resource text := 'investor';
   noted text := format(
     'SELECT CASE WHEN o.j ->> ''deleted_at'' IS NULL AND n.j ->> ''deleted_at'' IS NOT NULL THEN ''deleted''
                  WHEN o.j ->> ''deleted_at'' IS NOT NULL AND n.j ->> ''deleted_at'' IS NULL THEN ''created''
@@ -189,17 +210,49 @@ DECLARE
          WHERE e.key = ANY (%L::text[]) AND e.value IS DISTINCT FROM o.j -> e.key
       ) d
       WHERE d.columns IS NOT NULL', TG_ARGV[0]);
+  earlier record;
+  merged bigint := 0;
+  step bigint;
+  inserted bigint;
 BEGIN
-  EXECUTE changes_note_statement(noted) USING tx, 'investor';
+  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
+    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
+      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
+                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
+       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
+      GET DIAGNOSTICS step = ROW_COUNT;
+      merged := merged + step;
+    END LOOP;
+  END IF;
+  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
   RETURN NULL;
 END $$;
 
 -- TRUNCATE (`seed --replace`) removes every row without row triggers: each is noted as deleted first.
-CREATE FUNCTION "record_truncation"() RETURNS trigger LANGUAGE plpgsql
-  SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+CREATE FUNCTION "record_truncation"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  tx bigint := pg_current_xact_id()::text::bigint;
+  of_resource text := TG_ARGV[0];
+  noted text := format('SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM %I r', TG_TABLE_NAME);
+  earlier record;
+  merged bigint := 0;
+  step bigint;
+  inserted bigint;
 BEGIN
-  EXECUTE changes_note_statement(format('SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM %I r', TG_TABLE_NAME))
-    USING pg_current_xact_id()::text::bigint, TG_ARGV[0];
+  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
+    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
+      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
+                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
+       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
+      GET DIAGNOSTICS step = ROW_COUNT;
+      merged := merged + step;
+    END LOOP;
+  END IF;
+  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
   RETURN NULL;
 END $$;
 
