@@ -9,6 +9,9 @@ import { createAuth } from './auth/index.ts';
 import { protectedResourceMetadataPath, protectedResourceResponse } from './auth/well-known.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
+import { startDeliverer, type Deliverer } from './changes/deliverer.ts';
+import { DEFAULT_RETRY_DELAYS_MS } from './changes/retry-schedule.ts';
+import { systemResolver, type ResolveHost, type UrlPolicy } from './changes/webhook-url.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { getDatamodel } from './db/generated/pothos-types.ts';
@@ -52,18 +55,21 @@ export interface AppDependencies {
   logger: Logger;
   /** The current time for rules that depend on it (invitation expiry); the system clock by default. */
   clock?: () => Date;
+  /** How webhook host names are resolved (the system's resolver by default; tests inject one). */
+  resolveHost?: ResolveHost;
 }
 
 /**
  * The express app plus what it holds open (Redis for shared rate limits, counted usage). `close()`
  * writes the usage still in memory, so call it before the database closes.
  */
-export type App = Express & { usage: UsageCounter; close(): Promise<void> };
+export type App = Express & { usage: UsageCounter; webhooks: Deliverer; close(): Promise<void> };
 
-export function createApp({ config, db, logger, clock = () => new Date() }: AppDependencies): App {
+export function createApp({ config, db, logger, clock = () => new Date(), resolveHost = systemResolver }: AppDependencies): App {
   const schema = getSchema();
   const auth = createAuth({ config, sql: db.sql, logger });
 
+  const webhookUrls: UrlPolicy = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: resolveHost };
   const tenantClient = createTenantClients(db.prisma, getDatamodel().datamodel, declaredTenantRules());
 
   // Both transports build their context here, so both authenticate the same way (src/auth), and every
@@ -81,6 +87,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
       clock,
       exactTotalLimit: config.EXACT_TOTAL_LIMIT,
       signal: transport.signal,
+      webhookUrls,
     };
   };
 
@@ -117,6 +124,18 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     flushIntervalMs: config.USAGE_FLUSH_INTERVAL_MS,
     registry: metrics.registry,
     now: () => clock().getTime(),
+  });
+  // Webhook deliveries go out from every instance; the database decides which one makes each attempt.
+  const webhooks = startDeliverer({
+    sql: db.sql,
+    logger,
+    registry: metrics.registry,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS ?? DEFAULT_RETRY_DELAYS_MS,
+    urls: webhookUrls,
   });
   // Every request is observed by these, in this order, on express's path and the direct one alike.
   const observers = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger)];
@@ -237,8 +256,9 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
 
   return Object.assign(app, {
     usage,
+    webhooks,
     close: async () => {
-      await Promise.all([usage.close(), auth.close()]);
+      await Promise.all([usage.close(), auth.close(), webhooks.close()]);
     },
   });
 }

@@ -34,4 +34,8 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   ApiKey: 'api_keys',
   UsageBucket: 'usage_buckets',
   SigningKey: 'signing_keys',
+  Webhook: 'webhooks',
+  WebhookEvent: 'webhook_events',
+  WebhookDelivery: 'webhook_deliveries',
+  WebhookAttempt: 'webhook_attempts',
 });

@@ -2,6 +2,7 @@
 import type { PrismaClient, SqlClient } from '../db/client.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../logger.ts';
+import type { UrlPolicy } from '../changes/webhook-url.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
@@ -19,4 +20,6 @@ export interface GraphQLContext {
   readonly clock: () => Date;
   /** Above this many expected matches, list totals are estimates (EXACT_TOTAL_LIMIT, src/sql/count.ts). */
   readonly exactTotalLimit?: number;
+  /** Where webhooks may point (WEBHOOK_ALLOW_PRIVATE_URLS, src/changes/webhook-url.ts). */
+  readonly webhookUrls: UrlPolicy;
 }

@@ -27,6 +27,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Without `db`: told the text of every statement the app's own test database runs (statement counts). */
   onQuery?: (sql: string) => void;
+  /** How the app resolves webhook host names (default: the system's resolver). */
+  resolveHost?: (hostname: string) => Promise<string[]>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -54,7 +56,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger: Logger = createLogger({ level: config.LOG_LEVEL, destination: sink });
   let app: ReturnType<typeof createApp>;
   try {
-    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger, clock: options.clock });
+    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql }, logger, clock: options.clock, resolveHost: options.resolveHost });
   } catch (error) {
     server.close();
     throw error;
