@@ -179,13 +179,12 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
           [delivery.webhook_id],
         );
       } else {
+        // Each statement locks the webhook's row only when it changes it: concurrent failures of one
+        // endpoint do not queue up behind one another.
+        await tx.query('UPDATE webhooks SET failing_since = now() WHERE id = $1 AND failing_since IS NULL', [delivery.webhook_id]);
         await tx.query(
-          `UPDATE webhooks
-           SET failing_since = COALESCE(failing_since, now()),
-               enabled = enabled AND COALESCE(failing_since, now()) > now() - $2::int * interval '1 millisecond',
-               disabled_reason = CASE WHEN COALESCE(failing_since, now()) > now() - $2::int * interval '1 millisecond' THEN disabled_reason
-                                      ELSE 'every attempt failed for 3 days' END
-           WHERE id = $1`,
+          `UPDATE webhooks SET enabled = false, disabled_reason = 'every attempt failed for 3 days', updated_at = now()
+           WHERE id = $1 AND enabled AND failing_since <= now() - $2::int * interval '1 millisecond'`,
           [delivery.webhook_id, DISABLE_FAILING_AFTER_MS],
         );
       }

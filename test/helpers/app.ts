@@ -81,9 +81,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
  * The app on a pool of its own (another URL, such as a proxy's, a size, timeouts) over the tables of
  * `direct`; closing the app closes that pool.
  */
-export async function startTestAppOnPool(direct: TestDatabase, pool: Omit<DatabaseOptions, 'schema'> & { url: string }): Promise<TestApp> {
+export async function startTestAppOnPool(
+  direct: TestDatabase,
+  pool: Omit<DatabaseOptions, 'schema'> & { url: string },
+  options: Omit<TestAppOptions, 'db'> = {},
+): Promise<TestApp> {
   const db = await openDatabase({ ...pool, schema: direct.connection.schema });
-  const app = await startTestApp({ db: { ...direct, ...db, destroy: () => db.close() } });
+  const app = await startTestApp({ ...options, db: { ...direct, ...db, destroy: () => db.close() } });
   const close = async () => {
     await app.close();
     await db.close();
