@@ -9,7 +9,7 @@ import { createAuth } from './auth/index.ts';
 import { protectedResourceMetadataPath, protectedResourceResponse } from './auth/well-known.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
-import { startDeliverer, type Deliverer } from './changes/deliverer.ts';
+import { startDeliverer } from './changes/deliverer.ts';
 import { DEFAULT_RETRY_DELAYS_MS } from './changes/retry-schedule.ts';
 import { systemResolver, type ResolveHost, type UrlPolicy } from './changes/webhook-url.ts';
 import type { Config } from './config.ts';
@@ -60,10 +60,11 @@ export interface AppDependencies {
 }
 
 /**
- * The express app plus what it holds open (Redis for shared rate limits, counted usage). `close()`
- * writes the usage still in memory, so call it before the database closes.
+ * The express app plus what it holds open (Redis for shared rate limits, counted usage, the webhook
+ * deliverer). `close()` writes the usage still in memory and hands back webhook deliveries in flight,
+ * so call it before the database closes.
  */
-export type App = Express & { usage: UsageCounter; webhooks: Deliverer; close(): Promise<void> };
+export type App = Express & { usage: UsageCounter; close(): Promise<void> };
 
 export function createApp({ config, db, logger, clock = () => new Date(), resolveHost = systemResolver }: AppDependencies): App {
   const schema = getSchema();
@@ -135,6 +136,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     concurrency: config.WEBHOOK_CONCURRENCY,
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS ?? DEFAULT_RETRY_DELAYS_MS,
+    retentionMs: config.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
     urls: webhookUrls,
   });
   // Every request is observed by these, in this order, on express's path and the direct one alike.
@@ -256,7 +258,6 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
 
   return Object.assign(app, {
     usage,
-    webhooks,
     close: async () => {
       await Promise.all([usage.close(), auth.close(), webhooks.close()]);
     },

@@ -93,6 +93,8 @@ const environmentSchema = z.object({
    * mid-attempt leaves it to another after this. Longer than WEBHOOK_TIMEOUT_MS.
    */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
+  /** Days webhook events, their deliveries and the delivery log are kept once nothing of them is pending. */
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Deliveries one instance attempts at the same time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */

@@ -26,6 +26,8 @@ export interface DelivererSettings {
   pollIntervalMs: number;
   concurrency: number;
   retryDelaysMs: readonly number[];
+  /** Events older than this, with nothing left pending, are deleted with their deliveries and log. */
+  retentionMs: number;
   urls: UrlPolicy;
 }
 
@@ -36,10 +38,7 @@ export interface DelivererOptions extends DelivererSettings {
 }
 
 export interface Deliverer {
-  /** Looks for due deliveries now. */
-  wake(): void;
-  /** Resolves when nothing is due or in flight (tests). */
-  idle(): Promise<void>;
+  /** Aborts the attempts in flight, hands their claims back, and stops. */
   close(): Promise<void>;
 }
 
@@ -55,6 +54,8 @@ interface Claimed {
   occurred_at: Date | string;
   data: unknown;
 }
+
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 type Outcome = 'succeeded' | 'retry_scheduled' | 'gave_up' | 'endpoint_disabled' | 'released';
 
@@ -213,12 +214,25 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     while (running || inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   };
 
+  // At the start and hourly; several instances pruning at once only find less to delete.
+  const prune = (): void =>
+    void sql
+      .query(
+        `DELETE FROM webhook_events e
+         WHERE e.created_at < now() - $1::bigint * interval '1 millisecond'
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')`,
+        [options.retentionMs],
+      )
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not prune old webhook events; will retry'));
+  const pruning = setInterval(prune, PRUNE_INTERVAL_MS);
+  pruning.unref();
+  prune();
+
   return {
-    wake,
-    idle: waitForAttempts,
     close: async () => {
       stopped = true;
       clearInterval(timer);
+      clearInterval(pruning);
       await subscription?.close();
       for (const controller of inFlight.values()) controller.abort();
       await waitForAttempts();

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueueTestEvent, notifyDeliverers } from '../changes/outbox.ts';
 import { changeResource, SUBSCRIBABLE_EVENT_TYPES } from '../changes/events.ts';
@@ -22,7 +23,6 @@ import { Prisma } from '../db/generated/prisma/client.ts';
 import { prismaSql } from '../db/prisma-sql.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import { closeMatches } from '../filter/index.ts';
-import { readPermissionByFilter } from '../schema/resource.ts';
 import { parseInput, requiredHttpUrl, text } from './input.ts';
 import { definedOnly } from './records.ts';
 
@@ -70,6 +70,13 @@ export type WebhookPatch = z.output<typeof WEBHOOK_UPDATE>;
 export const parseWebhookInput = (value: unknown, prefix: string): WebhookInput => parseInput(WEBHOOK_CREATE, value, prefix);
 export const parseWebhookPatch = (value: unknown, prefix: string): WebhookPatch => parseInput(WEBHOOK_UPDATE, value, prefix);
 
+/** What the checks need from outside: where URLs may point, and the read permission of each resource. */
+export interface WebhookRules {
+  urls: UrlPolicy;
+  /** Filter resource → its read permission (src/schema/resource.ts `readPermissionByFilter`). */
+  readPermission: Readonly<Record<string, Permission>>;
+}
+
 const at = (prefix: string, field: string) => [prefix, field].filter(Boolean).join('.');
 
 /** The URL's host, checked now (the deliverer checks again at each attempt). */
@@ -83,11 +90,10 @@ export async function checkUrl(url: string, policy: UrlPolicy, prefix: string): 
 }
 
 /** 403 naming the read permissions the caller lacks for the change types it subscribes to. */
-function assertMayHear(principal: Principal, events: readonly string[]): void {
-  const byResource = readPermissionByFilter();
+function assertMayHear(principal: Principal, events: readonly string[], readPermission: WebhookRules['readPermission']): void {
   const needed = new Set(events.flatMap((type) => {
     const resource = changeResource(type);
-    const permission = resource && byResource[resource];
+    const permission = resource && readPermission[resource];
     return permission ? [permission] : [];
   }));
   const missing = [...needed].filter((permission) => !principal.permissions.has(permission)).sort();
@@ -116,16 +122,16 @@ export async function createWebhook(
   prisma: PrismaClient,
   principal: Principal,
   input: WebhookInput,
-  policy: UrlPolicy,
+  rules: WebhookRules,
   prefix: string,
 ): Promise<{ id: number; secret: string }> {
-  await checkUrl(input.url, policy, prefix);
+  await checkUrl(input.url, rules.urls, prefix);
   const secret = generateWebhookSecret();
   const events = unique(input.events);
   const ecosystemIds = unique(input.ecosystem_ids ?? []);
   const id = await prisma.$transaction(async (transaction) => {
     const tx = transaction as PrismaClient;
-    assertMayHear(principal, events);
+    assertMayHear(principal, events, rules.readPermission);
     await assertOwnEcosystems(tx, principal.orgId, ecosystemIds, prefix);
     const created = await tx.webhook.create({
       data: {
@@ -159,15 +165,15 @@ export async function updateWebhook(
   principal: Principal,
   id: number,
   patch: WebhookPatch,
-  policy: UrlPolicy,
+  rules: WebhookRules,
   prefix: string,
 ): Promise<void> {
-  if (patch.url !== undefined) await checkUrl(patch.url, policy, prefix);
+  if (patch.url !== undefined) await checkUrl(patch.url, rules.urls, prefix);
   const { enabled, events, ecosystem_ids, ...fields } = definedOnly(patch);
   await prisma.$transaction(async (transaction) => {
     const tx = transaction as PrismaClient;
     await lockWebhook(tx, id);
-    if (events) assertMayHear(principal, events);
+    if (events) assertMayHear(principal, events, rules.readPermission);
     if (ecosystem_ids) await assertOwnEcosystems(tx, principal.orgId, ecosystem_ids, prefix);
     await tx.webhook.update({
       where: { id },

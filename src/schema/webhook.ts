@@ -17,11 +17,13 @@ import {
   WEBHOOK_CREATE,
   WEBHOOK_LIST_MAX_LIMIT,
   WEBHOOK_UPDATE,
+  type WebhookRules,
 } from '../management/webhooks.ts';
 import { builder } from './builder.ts';
 import { listType } from './list.ts';
 import { resolvePagedList } from './list-query.ts';
-import { declareResource } from './resource.ts';
+import { declareResource, readPermissionByFilter } from './resource.ts';
+import type { GraphQLContext } from './context.ts';
 
 export const WEBHOOKS = declareResource({
   name: 'webhooks',
@@ -64,6 +66,9 @@ export const WEBHOOKS = declareResource({
     { method: 'POST', path: '/api/webhooks/{webhook}/deliveries/{id}/retry', operation: 'RetryWebhookDelivery', kind: 'record', noun: 'Delivery' },
   ],
 });
+
+/** The rules' inputs: the app's URL policy, and the read permissions every resource declared. */
+const rulesOf = (context: GraphQLContext): WebhookRules => ({ urls: context.webhookUrls, readPermission: readPermissionByFilter() });
 
 const DISABLED_REASON = 'Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it';
 
@@ -235,7 +240,7 @@ builder.mutationFields((t) => ({
     args: webhookArgs(true),
     resolve: async (_root, args, context) => {
       const input = parseWebhookInput(definedOnly(args), '');
-      const { id, secret } = await createWebhook(context.prisma, requirePrincipal(context.principal), input, context.webhookUrls, '');
+      const { id, secret } = await createWebhook(context.prisma, requirePrincipal(context.principal), input, rulesOf(context), '');
       const record = await context.prisma.webhook.findUniqueOrThrow({ where: { id } });
       return { ...record, secret };
     },
@@ -247,7 +252,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.int({ required: true }), ...webhookArgs(false), enabled: t.arg.boolean() },
     resolve: async (query, _root, { id, ...args }, context) => {
       const patch = parseWebhookPatch(definedOnly(args), '');
-      await updateWebhook(context.prisma, requirePrincipal(context.principal), id, patch, context.webhookUrls, '');
+      await updateWebhook(context.prisma, requirePrincipal(context.principal), id, patch, rulesOf(context), '');
       return context.prisma.webhook.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

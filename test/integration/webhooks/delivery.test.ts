@@ -136,6 +136,32 @@ describe('disabling', () => {
   });
 });
 
+describe('retention', () => {
+  it('deletes events past WEBHOOK_LOG_RETENTION_DAYS with their deliveries and log, but never one still pending', async () => {
+    const hook = await freshReceiver();
+    const { id } = await createWebhook(admin, { url: hook.url });
+    const done = (await test(id)).body.data;
+    await waitUntil(async () => (await deliveryLog(admin, id))[0]?.delivery_status === 'succeeded');
+    // A disabled webhook's delivery stays pending.
+    await call(admin, 'PATCH', `/api/webhooks/${id}`, { enabled: false });
+    await app.db.sql.query(`INSERT INTO webhook_events (id, type, occurred_at, data) VALUES ('evt_old_pending', 'entity.created', now(), '{}')`);
+    const [waiting] = await app.db.sql.query<{ id: number; event_id: string }>(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id) VALUES ($1, 'evt_old_pending') RETURNING id, event_id`,
+      [id],
+    );
+    await app.db.sql.query(`UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE id = ANY($1)`, [[done.event_id, waiting!.event_id]]);
+    // Pruning runs when a deliverer starts, then hourly.
+    const another = await startTestApp({ db: app.db, env: DELIVERY_ENV });
+    try {
+      await waitUntil(async () => (await app.db.sql.query('SELECT 1 FROM webhook_events WHERE id = $1', [done.event_id])).length === 0);
+      expect(await app.db.sql.query('SELECT 1 FROM webhook_deliveries WHERE id = $1', [done.id])).toEqual([]);
+      expect(await app.db.sql.query('SELECT status FROM webhook_deliveries WHERE id = $1', [waiting!.id])).toEqual([{ status: 'pending' }]);
+    } finally {
+      await another.close();
+    }
+  });
+});
+
 describe('metrics', () => {
   it('counts attempts by outcome and shows pending deliveries', async () => {
     const text = await (await app.fetch('/metrics')).text();
