@@ -64,6 +64,13 @@ export const WEBHOOK_UPDATE = z.strictObject({
   enabled: z.boolean({ error: 'must be true or false' }),
 }).partial().meta({ examples: [{ enabled: true }, { events: ['entity.updated'] }] });
 
+/** A test or a retry takes no fields: a body, if sent, must be empty (a misspelt option must not pass silently). */
+const NO_FIELDS = z.strictObject({});
+export const parseNoFields = (value: unknown, prefix: string): Record<string, never> => {
+  parseInput(NO_FIELDS, value ?? {}, prefix);
+  return {};
+};
+
 export type WebhookInput = z.output<typeof WEBHOOK_CREATE>;
 export type WebhookPatch = z.output<typeof WEBHOOK_UPDATE>;
 

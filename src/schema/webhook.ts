@@ -10,6 +10,7 @@ import {
   createWebhook,
   deleteWebhook,
   parseWebhookInput,
+  parseNoFields,
   parseWebhookPatch,
   retryDelivery,
   sendTestEvent,
@@ -61,9 +62,16 @@ export const WEBHOOKS = declareResource({
       bodySchema: WEBHOOK_UPDATE,
     },
     { method: 'DELETE', path: '/api/webhooks/{id}', operation: 'DeleteWebhook', kind: 'deleted' },
-    { method: 'POST', path: '/api/webhooks/{id}/test', operation: 'TestWebhook', kind: 'created', noun: 'Delivery' },
+    { method: 'POST', path: '/api/webhooks/{id}/test', operation: 'TestWebhook', kind: 'created', noun: 'Delivery', body: (body) => parseNoFields(body, 'body') },
     { method: 'GET', path: '/api/webhooks/{webhook}/deliveries', operation: 'ListWebhookDeliveries', kind: 'page' },
-    { method: 'POST', path: '/api/webhooks/{webhook}/deliveries/{id}/retry', operation: 'RetryWebhookDelivery', kind: 'record', noun: 'Delivery' },
+    {
+      method: 'POST',
+      path: '/api/webhooks/{webhook}/deliveries/{id}/retry',
+      operation: 'RetryWebhookDelivery',
+      kind: 'record',
+      noun: 'Delivery',
+      body: (body) => parseNoFields(body, 'body'),
+    },
   ],
 });
 

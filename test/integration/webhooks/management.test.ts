@@ -116,6 +116,17 @@ describe('validation', () => {
   });
 });
 
+it('refuses fields in the body of a test or a retry (they take none), and accepts an empty object', async () => {
+  const { id } = (await create({})).body.data;
+  const refused = await call(admin, 'POST', `/api/webhooks/${id}/test`, { force: true });
+  expect(refused.status).toBe(400);
+  expect(detailPaths(refused.body)).toEqual(['body.force']);
+  const sent = await call(admin, 'POST', `/api/webhooks/${id}/test`, {});
+  expect(sent.status).toBe(201);
+  const retry = await call(admin, 'POST', `/api/webhooks/${id}/deliveries/${sent.body.data.id}/retry`, { now: true });
+  expect(detailPaths(retry.body)).toEqual(['body.now']);
+});
+
 describe('URL safety at creation and update', () => {
   it.each([
     'http://127.0.0.1:8080/hook',
