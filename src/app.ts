@@ -11,6 +11,7 @@ import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
 import { startDeliverer } from './changes/deliverer.ts';
 import { DEFAULT_RETRY_DELAYS_MS } from './changes/retry-schedule.ts';
+import { secretBox } from './changes/secret-box.ts';
 import { systemResolver, type ResolveHost, type UrlPolicy } from './changes/webhook-url.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -70,7 +71,10 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   const schema = getSchema();
   const auth = createAuth({ config, sql: db.sql, logger });
 
-  const webhookUrls: UrlPolicy = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: resolveHost };
+  const webhooks = {
+    urls: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: resolveHost } satisfies UrlPolicy,
+    secrets: secretBox(config.WEBHOOK_SECRET_KEY ? Buffer.from(config.WEBHOOK_SECRET_KEY, 'base64') : undefined),
+  };
   const tenantClient = createTenantClients(db.prisma, getDatamodel().datamodel, declaredTenantRules());
 
   // Both transports build their context here, so both authenticate the same way (src/auth), and every
@@ -88,7 +92,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
       clock,
       exactTotalLimit: config.EXACT_TOTAL_LIMIT,
       signal: transport.signal,
-      webhookUrls,
+      webhooks,
     };
   };
 
@@ -127,7 +131,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
     now: () => clock().getTime(),
   });
   // Webhook deliveries go out from every instance; the database decides which one makes each attempt.
-  const webhooks = startDeliverer({
+  const deliverer = startDeliverer({
     sql: db.sql,
     logger,
     registry: metrics.registry,
@@ -137,7 +141,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
     concurrency: config.WEBHOOK_CONCURRENCY,
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS ?? DEFAULT_RETRY_DELAYS_MS,
     retentionMs: config.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
-    urls: webhookUrls,
+    ...webhooks,
   });
   // Every request is observed by these, in this order, on express's path and the direct one alike.
   const observers = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger)];
@@ -259,7 +263,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   return Object.assign(app, {
     usage,
     close: async () => {
-      await Promise.all([usage.close(), auth.close(), webhooks.close()]);
+      await Promise.all([usage.close(), auth.close(), deliverer.close()]);
     },
   });
 }

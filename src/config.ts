@@ -78,6 +78,14 @@ const environmentSchema = z.object({
    * other special-purpose addresses: for a deployment whose receivers are on its own network.
    */
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
+  /**
+   * 32 random bytes, base64 (`openssl rand -base64 32`): webhook secrets are then stored encrypted with
+   * it (src/changes/secret-box.ts). Keep it: secrets stored under it cannot be used without it.
+   */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(value), 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .optional(),
   /** How long a receiver has to answer one delivery attempt. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Delays (ms, comma-separated) before the 1st, 2nd ... retry; a delivery fails after the last. Default: src/changes/retry-schedule.ts. */

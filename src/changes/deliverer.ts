@@ -17,6 +17,7 @@ import type { SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { DELIVERIES_CHANNEL } from './outbox.ts';
 import { DISABLE_FAILING_AFTER_MS, retryDelay } from './retry-schedule.ts';
+import { SecretUnavailable, type SecretBox } from './secret-box.ts';
 import { postSigned } from './send.ts';
 import { resolveForDelivery, UrlRefused, type UrlPolicy } from './webhook-url.ts';
 
@@ -29,6 +30,7 @@ export interface DelivererSettings {
   /** Events older than this, with nothing left pending, are deleted with their deliveries and log. */
   retentionMs: number;
   urls: UrlPolicy;
+  secrets: SecretBox;
 }
 
 export interface DelivererOptions extends DelivererSettings {
@@ -123,17 +125,22 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     let status: number | undefined;
     let error: string | undefined;
     try {
+      const secret = options.secrets.open(delivery.secret);
       const url = new URL(delivery.url);
       const address = await resolveForDelivery(url, options.urls);
       const body = JSON.stringify({ type: delivery.type, timestamp: new Date(delivery.occurred_at).toISOString(), data: delivery.data });
-      status = await postSigned({ url, address, secret: delivery.secret, eventId: delivery.event_id, body, timeoutMs: options.timeoutMs, signal });
+      status = await postSigned({ url, address, secret, eventId: delivery.event_id, body, timeoutMs: options.timeoutMs, signal });
       if (status < 200 || status > 299) error = `the endpoint answered ${status}`;
     } catch (caught) {
       if (signal.aborted) {
         await release(delivery);
         return;
       }
-      error = caught instanceof UrlRefused ? `refused: ${caught.message}` : describeNetworkError(caught);
+      if (caught instanceof SecretUnavailable) logger.error({ webhook: delivery.webhook_id }, `cannot sign webhook deliveries: ${caught.message}`);
+      error =
+        caught instanceof UrlRefused ? `refused: ${caught.message}`
+        : caught instanceof SecretUnavailable ? `not sent: ${caught.message}`
+        : describeNetworkError(caught);
     }
     const durationMs = Math.round(performance.now() - started);
     try {

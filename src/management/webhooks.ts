@@ -17,6 +17,7 @@ import type { Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueueTestEvent, notifyDeliverers } from '../changes/outbox.ts';
 import { changeResource, SUBSCRIBABLE_EVENT_TYPES } from '../changes/events.ts';
+import type { SecretBox } from '../changes/secret-box.ts';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from '../changes/webhook-url.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { Prisma } from '../db/generated/prisma/client.ts';
@@ -80,6 +81,8 @@ export const parseWebhookPatch = (value: unknown, prefix: string): WebhookPatch 
 /** What the checks need from outside: where URLs may point, and the read permission of each resource. */
 export interface WebhookRules {
   urls: UrlPolicy;
+  /** How the secret is stored (encrypted when WEBHOOK_SECRET_KEY is set). */
+  secrets: SecretBox;
   /** Filter resource → its read permission (src/schema/resource.ts `readPermissionByFilter`). */
   readPermission: Readonly<Record<string, Permission>>;
 }
@@ -147,7 +150,7 @@ export async function createWebhook(
         events,
         ecosystem_ids: ecosystemIds,
         description: input.description ?? '',
-        secret,
+        secret: rules.secrets.seal(secret),
         created_by: principal.subject,
       },
       select: { id: true },

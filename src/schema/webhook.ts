@@ -75,8 +75,8 @@ export const WEBHOOKS = declareResource({
   ],
 });
 
-/** The rules' inputs: the app's URL policy, and the read permissions every resource declared. */
-const rulesOf = (context: GraphQLContext): WebhookRules => ({ urls: context.webhookUrls, readPermission: readPermissionByFilter() });
+/** The rules' inputs: the app's URL policy and secret storage, and the read permissions every resource declared. */
+const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter() });
 
 const DISABLED_REASON = 'Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it';
 

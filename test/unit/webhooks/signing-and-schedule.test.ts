@@ -1,9 +1,10 @@
 // Pure parts of webhook delivery: the signature against the Standard Webhooks published test vector
 // (and plain node:crypto, as docs/webhooks.md shows receivers), the default retry schedule, the
-// address classification behind URL safety, and the settings' checks.
+// address classification behind URL safety, secrets at rest, and the settings' checks.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { secretBox, SecretUnavailable } from '../../../src/changes/secret-box.ts';
 import { DEFAULT_RETRY_DELAYS_MS, DISABLE_FAILING_AFTER_MS, retryDelay } from '../../../src/changes/retry-schedule.ts';
 import { signatureHeaders } from '../../../src/changes/send.ts';
 import { specialRange } from '../../../src/changes/webhook-url.ts';
@@ -91,5 +92,36 @@ describe('settings', () => {
     expect(loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '100,2000' }).WEBHOOK_RETRY_DELAYS_MS).toEqual([100, 2000]);
     expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '1s,2s' })).toThrow(ConfigError);
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '5000' })).toThrow(/WEBHOOK_LEASE_MS/);
+  });
+});
+
+describe('secrets at rest', () => {
+  const key = Buffer.alloc(32, 9);
+  const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+
+  it('are sealed with the key (a fresh IV each time) and opened again; without a key they are kept as they are', () => {
+    const box = secretBox(key);
+    const sealed = box.seal(secret);
+    expect(sealed).toMatch(/^enc:v1:/);
+    expect(sealed).not.toContain(secret.slice(6));
+    expect(box.seal(secret)).not.toBe(sealed);
+    expect(box.open(sealed)).toBe(secret);
+    expect(secretBox(undefined).seal(secret)).toBe(secret);
+    // A secret stored before the key was configured still opens.
+    expect(box.open(secret)).toBe(secret);
+  });
+
+  it('cannot be opened without the key, with another key, or once altered', () => {
+    const sealed = secretBox(key).seal(secret);
+    expect(() => secretBox(undefined).open(sealed)).toThrow(SecretUnavailable);
+    expect(() => secretBox(Buffer.alloc(32, 1)).open(sealed)).toThrow(/another WEBHOOK_SECRET_KEY/);
+    const parts = sealed.split(':');
+    const altered = [...parts.slice(0, -1), Buffer.from('x'.repeat(60)).toString('base64')].join(':');
+    expect(() => secretBox(key).open(altered)).toThrow(SecretUnavailable);
+  });
+
+  it('take a configured key of exactly 32 bytes', () => {
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('base64') }).WEBHOOK_SECRET_KEY).toBe(key.toString('base64'));
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/WEBHOOK_SECRET_KEY/);
   });
 });
