@@ -92,6 +92,8 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       const room = options.concurrency - inFlight.size;
       if (room <= 0) return;
       const claimed = await sql.query<Claimed>(CLAIM, [room, options.leaseMs, randomUUID()]);
+      // Claimed while stopping: handed back unattempted.
+      if (stopped) return void (await Promise.all(claimed.map(release)));
       if (claimed.length === room) again = true;
       // Attempts run side by side; the next claim waits for a free slot, not for all of them.
       for (const delivery of claimed) {
@@ -222,8 +224,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   };
 
   // At the start and hourly; several instances pruning at once only find less to delete.
-  const prune = (): void =>
-    void sql
+  let pruned: Promise<unknown> = Promise.resolve();
+  const prune = (): void => {
+    pruned = sql
       .query(
         `DELETE FROM webhook_events e
          WHERE e.created_at < now() - $1::bigint * interval '1 millisecond'
@@ -231,6 +234,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         [options.retentionMs],
       )
       .catch((error: unknown) => logger.warn({ err: error }, 'could not prune old webhook events; will retry'));
+  };
   const pruning = setInterval(prune, PRUNE_INTERVAL_MS);
   pruning.unref();
   prune();
@@ -242,7 +246,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       clearInterval(pruning);
       await subscription?.close();
       for (const controller of inFlight.values()) controller.abort();
-      await waitForAttempts();
+      await Promise.all([waitForAttempts(), pruned]);
     },
   };
 }
