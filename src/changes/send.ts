@@ -45,6 +45,7 @@ export function postSigned(post: SignedPost): Promise<number> {
     lookup: pinned,
     headers: {
       'content-type': 'application/json',
+      'content-length': Buffer.byteLength(post.body),
       'user-agent': 'venture-data-api-webhooks/1',
       ...signatureHeaders(post.secret, post.eventId, post.body, new Date()),
     },

@@ -42,6 +42,8 @@ describe('a test event', () => {
     const [request] = await hook.waitFor(1);
     const headers = request!.headers as Record<string, string>;
     expect(headers['webhook-id']).toBe(sent.body.data.event_id);
+    expect(headers['content-type']).toBe('application/json');
+    expect(Number(headers['content-length'])).toBe(Buffer.byteLength(request!.body));
     const verified = new Webhook(secret).verify(request!.body, headers) as { type: string; timestamp: string; data: unknown };
     expect(verified).toEqual({ type: 'webhook.test', timestamp: expect.any(String), data: { webhook_id: id } });
     expect(new Date(verified.timestamp).toISOString()).toBe(verified.timestamp);
