@@ -55,6 +55,22 @@ describe('a test event', () => {
   });
 });
 
+describe('waking', () => {
+  it('sends an event enqueued after the start at once, woken by NOTIFY at commit, not by polling', async () => {
+    const hook = await freshReceiver();
+    // An app of its own whose poll is a minute away: only the notification can wake it in time.
+    const quiet = await startTestApp({ env: { ...DELIVERY_ENV, WEBHOOK_POLL_INTERVAL_MS: '60000' } });
+    try {
+      const caller = await createApiKeyAndToken(quiet);
+      const { id } = await createWebhook(caller, { url: hook.url });
+      await call(caller, 'POST', `/api/webhooks/${id}/test`);
+      await hook.waitFor(1, 20_000);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
 describe('retries', () => {
   it.each([
     ['a 5xx answer', [503, 500, 200] as const, /answered 50[03]/],
