@@ -9,6 +9,10 @@ import { createAuth } from './auth/index.ts';
 import { protectedResourceMetadataPath, protectedResourceResponse } from './auth/well-known.ts';
 import { authorizeOperation } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
+import { startDeliverer } from './changes/deliverer.ts';
+import { DEFAULT_RETRY_DELAYS_MS } from './changes/retry-schedule.ts';
+import { secretBox } from './changes/secret-box.ts';
+import { systemResolver, type ResolveHost, type UrlPolicy } from './changes/webhook-url.ts';
 import type { Config } from './config.ts';
 import type { Database, PrismaClient } from './db/client.ts';
 import type { Replica } from './db/replicas.ts';
@@ -58,18 +62,25 @@ export interface AppDependencies {
   logger: Logger;
   /** The current time for rules that depend on it (invitation expiry); the system clock by default. */
   clock?: () => Date;
+  /** How webhook host names are resolved (the system's resolver by default; tests inject one). */
+  resolveHost?: ResolveHost;
 }
 
 /**
- * The express app plus what it holds open (Redis for shared rate limits, counted usage). `close()`
- * writes the usage still in memory, so call it before the database closes.
+ * The express app plus what it holds open (Redis for shared rate limits, counted usage, the webhook
+ * deliverer). `close()` writes the usage still in memory and hands back webhook deliveries in flight,
+ * so call it before the database closes.
  */
 export type App = Express & { usage: UsageCounter; usagePartitions: PartitionMaintenance; close(): Promise<void> };
 
-export function createApp({ config, db, logger, clock = () => new Date() }: AppDependencies): App {
+export function createApp({ config, db, logger, clock = () => new Date(), resolveHost = systemResolver }: AppDependencies): App {
   const schema = getSchema();
   const auth = createAuth({ config, sql: db.sql, logger });
 
+  const webhooks = {
+    urls: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS, resolve: resolveHost } satisfies UrlPolicy,
+    secrets: secretBox(config.WEBHOOK_SECRET_KEY ? Buffer.from(config.WEBHOOK_SECRET_KEY, 'base64') : undefined),
+  };
   const tenantClient = createTenantClients(db.prisma, getDatamodel().datamodel, declaredTenantRules());
 
   // Both transports build their context here, so both authenticate the same way (src/auth), and every
@@ -87,6 +98,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
       clock,
       exactTotalLimit: config.EXACT_TOTAL_LIMIT,
       signal: transport.signal,
+      webhooks,
     };
   };
 
@@ -136,6 +148,19 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     now: () => clock().getTime(),
   });
   const usagePartitions = scheduleUsagePartitions({ sql: db.sql, logger, retentionDays: config.USAGE_RETENTION_DAYS, now: clock });
+  // Webhook deliveries go out from every instance; the database decides which one makes each attempt.
+  const deliverer = startDeliverer({
+    sql: db.sql,
+    logger,
+    registry: metrics.registry,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS ?? DEFAULT_RETRY_DELAYS_MS,
+    retentionMs: config.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
+    ...webhooks,
+  });
   // Every request is observed by these, in this order, on express's path and the direct one alike.
   const observers = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger)];
   app.use(requestId);
@@ -269,7 +294,7 @@ export function createApp({ config, db, logger, clock = () => new Date() }: AppD
     close: async () => {
       usagePartitions.close();
       await usagePartitions.started;
-      await Promise.all([usage.close(), auth.close(), changeWorker?.stop()]);
+      await Promise.all([usage.close(), auth.close(), deliverer.close(), changeWorker?.stop()]);
     },
   });
 }

@@ -108,6 +108,38 @@ const environmentSchema = z.object({
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(0).default(400),
   /** `false` turns usage counting off: for measuring what counting costs (bench/), not for service. */
   USAGE_COUNTING: booleanFlag.default(true),
+  /**
+   * Webhooks (docs/webhooks.md). `true` lets webhook URLs point at loopback, private, link-local and
+   * other special-purpose addresses: for a deployment whose receivers are on its own network.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
+  /**
+   * 32 random bytes, base64 (`openssl rand -base64 32`): webhook secrets are then stored encrypted with
+   * it (src/changes/secret-box.ts). Keep it: secrets stored under it cannot be used without it.
+   */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(value), 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .optional(),
+  /** How long a receiver has to answer one delivery attempt. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Delays (ms, comma-separated) before the 1st, 2nd ... retry; a delivery fails after the last. Default: src/changes/retry-schedule.ts. */
+  WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be delays in milliseconds, comma-separated, e.g. 5000,300000')
+    .transform((value) => value.split(',').map(Number))
+    .optional(),
+  /** How often a deliverer looks for due deliveries without being woken (retries fall due this way). */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  /**
+   * How long a claimed delivery stays reserved for the instance attempting it: an instance that dies
+   * mid-attempt leaves it to another after this. Longer than WEBHOOK_TIMEOUT_MS.
+   */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
+  /** Days webhook events, their deliveries and the delivery log are kept once nothing of them is pending. */
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Deliveries one instance attempts at the same time. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */
   CORS_ORIGINS: z
     .string()
@@ -144,6 +176,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   if (parsed.data.DATABASE_DIRECT_URL && !parsed.data.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (the pooler it bypasses)');
+  }
+  if (parsed.data.WEBHOOK_LEASE_MS <= parsed.data.WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  WEBHOOK_LEASE_MS: must be longer than WEBHOOK_TIMEOUT_MS (an attempt must end within its lease)');
   }
   const publicUrl = (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(/\/+$/, '');
   return Object.freeze({

@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   'read:teams',
   'write:teams',
   'read:usage',
+  'read:webhooks',
+  'write:webhooks',
   'create:api-keys',
   'admin:api-keys',
 ] as const;

@@ -41,4 +41,8 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   ChangeFollower: 'change_followers',
   EcosystemMember: 'ecosystem_members',
   EcosystemMembership: 'ecosystem_memberships',
+  Webhook: 'webhooks',
+  WebhookEvent: 'webhook_events',
+  WebhookDelivery: 'webhook_deliveries',
+  WebhookAttempt: 'webhook_attempts',
 });

@@ -63,6 +63,12 @@ export const httpUrl = (max: number) =>
     // What the refinement checks, as far as a pattern can say it (src/openapi/body-schema.ts).
     .meta({ anyOf: [{ const: '' }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$' }] });
 
+/** An absolute http or https URL of 1 to `max` characters (no empty value). */
+export const requiredHttpUrl = (max: number) =>
+  text(1, max)
+    .refine((value) => isHttpUrl(value), 'must be an absolute http or https URL')
+    .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$' });
+
 /**
  * A free-form JSON object within `limits` (src/http/json-body.ts, with `exact`), kept as the very
  * value given: never copied key by key, so nothing is dropped or changed on its way to the database.

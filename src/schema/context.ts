@@ -2,6 +2,8 @@
 import type { PrismaClient, SqlClient } from '../db/client.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../logger.ts';
+import type { SecretBox } from '../changes/secret-box.ts';
+import type { UrlPolicy } from '../changes/webhook-url.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
@@ -19,4 +21,6 @@ export interface GraphQLContext {
   readonly clock: () => Date;
   /** Above this many expected matches, list totals are estimates (EXACT_TOTAL_LIMIT, src/sql/count.ts). */
   readonly exactTotalLimit?: number;
+  /** Where webhooks may point (WEBHOOK_ALLOW_PRIVATE_URLS) and how their secrets are stored (WEBHOOK_SECRET_KEY). */
+  readonly webhooks: { readonly urls: UrlPolicy; readonly secrets: SecretBox };
 }

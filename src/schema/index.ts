@@ -21,6 +21,7 @@ import './team.ts';
 import './invitation.ts';
 import './filters.ts';
 import './usage.ts';
+import './webhook.ts';
 // After every resource: the aggregates read their read permissions.
 import './aggregate.ts';
 import './changes.ts';

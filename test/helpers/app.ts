@@ -27,6 +27,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Without `db`: told the text of every statement the app's own test database runs (statement counts). */
   onQuery?: (sql: string) => void;
+  /** How the app resolves webhook host names (default: the system's resolver). */
+  resolveHost?: (hostname: string) => Promise<string[]>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -57,7 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger: Logger = createLogger({ level: config.LOG_LEVEL, destination: sink });
   let app: ReturnType<typeof createApp>;
   try {
-    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql, replicas: db.replicas }, logger, clock: options.clock });
+    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql, replicas: db.replicas }, logger, clock: options.clock, resolveHost: options.resolveHost });
   } catch (error) {
     server.close();
     throw error;
@@ -82,9 +84,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
  * The app on a pool of its own (another URL, such as a proxy's, a size, timeouts) over the tables of
  * `direct`; closing the app closes that pool.
  */
-export async function startTestAppOnPool(direct: TestDatabase, pool: Omit<DatabaseOptions, 'schema'> & { url: string }): Promise<TestApp> {
+export async function startTestAppOnPool(
+  direct: TestDatabase,
+  pool: Omit<DatabaseOptions, 'schema'> & { url: string },
+  options: Omit<TestAppOptions, 'db'> = {},
+): Promise<TestApp> {
   const db = await openDatabase({ ...pool, schema: direct.connection.schema });
-  const app = await startTestApp({ db: { ...direct, ...db, destroy: () => db.close() } });
+  const app = await startTestApp({ ...options, db: { ...direct, ...db, destroy: () => db.close() } });
   const close = async () => {
     await app.close();
     await db.close();

@@ -17,7 +17,7 @@ let app: TestApp;
 let auth: TestCredentials;
 let doc: OpenApiDocument;
 let ajv: Ajv2020;
-let records: Record<'ecosystem' | 'landscape' | 'team', number>;
+let records: Record<'ecosystem' | 'landscape' | 'team' | 'webhook', number>;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -65,9 +65,9 @@ function expectConforms(path: string, method: string, response: { status: number
 }
 
 const post = (path: string, body: unknown, method = 'POST') =>
-  auth.fetch(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  auth.fetch(path, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-/** An ecosystem with a filled landscape, and a team with an invitation, all of `auth`'s organisation. */
+/** An ecosystem with a filled landscape, a team with an invitation, and a webhook with an attempt, all of `auth`'s organisation. */
 async function managementRecords(): Promise<typeof records> {
   const ecosystem = ((await (await post('/api/ecosystems', { slug: 'docs', name: 'Docs', filter: 'is_company:true' })).json()) as { data: { id: number } }).data.id;
   const landscape = ((await (await post(`/api/ecosystems/${ecosystem}/landscapes`, { name: 'L' })).json()) as { data: { id: number } }).data.id;
@@ -75,7 +75,20 @@ async function managementRecords(): Promise<typeof records> {
   await post(`/api/landscapes/${landscape}/entities`, { entity_ids: entities.map((entity) => entity.id) }, 'PUT');
   const team = ((await (await post('/api/teams', { name: 'Docs', slug: 'docs' })).json()) as { data: { id: number } }).data.id;
   await post(`/api/teams/${team}/invitations`, { invited_email: 'reader@example.com', invited_user_id: 'reader' });
-  return { ecosystem, landscape, team };
+  // A `.invalid` host never resolves: the test event's attempt fails and is logged, nothing leaves the machine.
+  const webhook = ((await (await post('/api/webhooks', { url: 'https://hooks.example.invalid/docs', events: ['entity.created'] })).json()) as { data: { id: number } }).data.id;
+  await post(`/api/webhooks/${webhook}/test`, undefined);
+  await waitForAttempt(webhook);
+  return { ecosystem, landscape, team, webhook };
+}
+
+async function waitForAttempt(webhook: number): Promise<void> {
+  for (let tries = 0; tries < 400; tries += 1) {
+    const log = (await (await auth.fetch(`/api/webhooks/${webhook}/deliveries`)).json()) as { data: unknown[] };
+    if (log.data.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the test event was never attempted');
 }
 
 /**
@@ -89,6 +102,7 @@ async function concretePath(path: string): Promise<string> {
   path = path
     .replace('{ecosystem}', String(records.ecosystem))
     .replace('{team}', String(records.team))
+    .replace('{webhook}', String(records.webhook))
     .replace('{user_id}', auth.clientId);
   if (!path.endsWith('/{id}')) return path;
   const list = (await (await auth.fetch(`${path.slice(0, -'/{id}'.length)}?limit=1`)).json()) as { data: { id: number }[] };
@@ -238,6 +252,9 @@ describe('real responses validate against the document', () => {
       ['/api/teams/{team}/members/{user_id}', 'patch', () => post(`/api/teams/${records.team}/members/${auth.clientId}`, { role: 'owner' }, 'PATCH')],
       ['/api/teams/{team}/invitations', 'post', () => post(`/api/teams/${records.team}/invitations`, { invited_email: 'w@example.com', invited_user_id: 'w' })],
       ['/api/ecosystems', 'post', () => post('/api/ecosystems', { slug: 'written', name: 'W', filter: 'hq_country:Germany' })],
+      ['/api/webhooks', 'post', () => post('/api/webhooks', { url: 'https://hooks.example.invalid/w', events: ['entity.updated'] })],
+      ['/api/webhooks/{id}', 'patch', () => post(`/api/webhooks/${records.webhook}`, { description: 'patched' }, 'PATCH')],
+      ['/api/webhooks/{id}/test', 'post', () => post(`/api/webhooks/${records.webhook}/test`, undefined)],
     ];
     for (const [path, method, send] of writes) {
       const response = await send();

@@ -54,6 +54,7 @@ function rootArguments(field: GraphQLField<unknown, unknown>, ids: Fixture): str
     if (name === 'id') return String(ids.byType[getNamedType(field.type).name] ?? 1);
     if (name === 'ecosystem') return JSON.stringify(String(ids.ecosystem));
     if (name === 'team') return String(ids.team);
+    if (name === 'webhook') return String(ids.byType.Webhook);
     if (name === 'resource' || name === 'source') return '"entities"';
     if (name === 'metrics') return '["count"]';
     if (name === 'start_date') return '"2020-01-01"';
@@ -162,6 +163,9 @@ beforeAll(async () => {
   const team = (await call(everything, 'POST', '/api/teams', { name: SECRET, slug: `walkers-${SECRET}` })).body.data.id;
   await call(everything, 'POST', `/api/teams/${team}/invitations`, { invited_email: `${SECRET}@example.com`, invited_user_id: SECRET });
   await call(everything, 'POST', '/api/api-keys', { name: SECRET, permissions: ['read:entities'] });
+  // A `.invalid` host never resolves: the test event's attempt fails and is logged, nothing leaves the machine.
+  const webhook = (await call(everything, 'POST', '/api/webhooks', { url: 'https://hooks.example.invalid/walk', events: ['entity.created'], description: SECRET })).body.data.id;
+  await call(everything, 'POST', `/api/webhooks/${webhook}/test`);
   outsider = await createUserToken(app, { user: 'walker', org: 'another-org', permissions: ALL_PERMISSIONS });
   fixture = {
     ecosystem,
@@ -175,6 +179,7 @@ beforeAll(async () => {
       NewsArticle: await first('news'),
       Landscape: landscape,
       Team: team,
+      Webhook: webhook,
     },
   };
 }, 120_000);
@@ -228,7 +233,7 @@ describe('every root field and every type it reaches, without each permission th
       }
     }
     // The same probes reach the owner's records through every root field that serves them.
-    expect([...seenByOwner].sort()).toEqual(['apiKeys', 'ecosystem', 'ecosystems', 'landscape', 'landscapes', 'team', 'teamInvitations', 'teams']);
+    expect([...seenByOwner].sort()).toEqual(['apiKeys', 'ecosystem', 'ecosystems', 'landscape', 'landscapes', 'team', 'teamInvitations', 'teams', 'webhook', 'webhooks']);
   }, 240_000);
 
   it('refuses the page of an ecosystem\'s entity list to a caller who may read ecosystems but not entities, on both transports', async () => {

@@ -52,6 +52,9 @@ interface Fixture {
   team: number;
   invitation: number;
   apiKey: number;
+  webhook: number;
+  /** A delivery of the webhook's (a test event's). */
+  delivery: number;
   /** A pending invitation of olivia's to a team adam owns. */
   token: string;
 }
@@ -74,7 +77,10 @@ async function fixture(): Promise<Fixture> {
     await call(adam, 'POST', `/api/teams/${other}/invitations`, { invited_email: 'olivia@example.com', invited_user_id: 'olivia' })
   ).body.data.token;
   const apiKey = (await call(owner, 'POST', '/api/api-keys', { name: `k-${n}`, permissions: ['read:entities'] })).body.data.id;
-  return { ecosystem, landscape, team, invitation, apiKey, token };
+  // A `.invalid` host never resolves: deliveries to it fail, nothing leaves the machine.
+  const webhook = (await call(owner, 'POST', '/api/webhooks', { url: `https://hooks-${n}.example.invalid/`, events: ['entity.created'] })).body.data.id;
+  const delivery = (await call(owner, 'POST', `/api/webhooks/${webhook}/test`)).body.data.id;
+  return { ecosystem, landscape, team, invitation, apiKey, webhook, delivery, token };
 }
 
 /** The path with the fixture's ids; a `{id}` is the record of the route's own resource. */
@@ -83,11 +89,14 @@ function pathOf(route: Route, records: Fixture): string {
   const ids: Record<string, string> = {
     ecosystem: String(records.ecosystem),
     team: String(records.team),
+    webhook: String(records.webhook),
     user_id: 'mia',
     id: String(
-      { ecosystems: records.ecosystem, landscapes: records.landscape, teams: records.team, invitations: records.invitation, 'api-keys': records.apiKey }[
-        resource
-      ],
+      route.id === 'webhooks.RetryWebhookDelivery'
+        ? records.delivery
+        : { ecosystems: records.ecosystem, landscapes: records.landscape, teams: records.team, invitations: records.invitation, 'api-keys': records.apiKey, webhooks: records.webhook }[
+            resource
+          ],
     ),
   };
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!) + (QUERIES[route.id] ?? '');
@@ -109,6 +118,11 @@ const BODIES: Record<string, (records: Fixture) => unknown> = {
   'invitations.AcceptInvitation': (records) => ({ token: records.token }),
   'invitations.DeclineInvitation': (records) => ({ token: records.token }),
   'api-keys.CreateApiKey': () => ({ name: 'New', permissions: ['read:entities'] }),
+  'webhooks.CreateWebhook': () => ({ url: 'https://hooks.example.invalid/new', events: ['entity.updated'] }),
+  'webhooks.UpdateWebhook': () => ({ description: 'Renamed' }),
+  // These take no body.
+  'webhooks.TestWebhook': () => undefined,
+  'webhooks.RetryWebhookDelivery': () => undefined,
 };
 
 const SUCCESS = { created: 201, deleted: 204 } as Record<string, number>;
@@ -123,7 +137,7 @@ async function attempt(route: Route, credentials: TestCredentials) {
 const table = managementRoutes.map((route) => [`${route.method} ${route.path}`, route] as const);
 
 it('covers every route of the organisation-owned resources, each with a body where it takes one', () => {
-  expect([...owned.keys()].sort()).toEqual(['api-keys', 'ecosystems', 'invitations', 'landscapes', 'teams', 'usage']);
+  expect([...owned.keys()].sort()).toEqual(['api-keys', 'ecosystems', 'invitations', 'landscapes', 'teams', 'usage', 'webhooks']);
   expect(managementRoutes.length).toBeGreaterThanOrEqual(28);
   for (const route of managementRoutes) if (needsBody(route)) expect(BODIES, route.id).toHaveProperty([route.id]);
 });

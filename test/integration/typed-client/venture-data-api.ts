@@ -710,6 +710,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description The organisation's webhooks, oldest first
+         *
+         *     Permission: `read:webhooks`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create webhook
+         * @description Creates a webhook; the response holds its signing secret, shown this once
+         *
+         *     Permission: `write:webhooks`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get webhook
+         * @description Permission: `read:webhooks`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete webhook
+         * @description Deletes the webhook: it is then not found and receives nothing more
+         *
+         *     Permission: `write:webhooks`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update webhook
+         * @description Changes the fields given; `enabled: true` re-enables a disabled webhook
+         *
+         *     Permission: `write:webhooks`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test webhook
+         * @description Sends a `webhook.test` event to this webhook only
+         *
+         *     Permission: `write:webhooks`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description The webhook's delivery log: every attempt, newest first
+         *
+         *     Permission: `read:webhooks`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook}/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry webhook delivery
+         * @description Attempts a delivery again now (and on the retry schedule while it fails), with the same event id
+         *
+         *     Permission: `write:webhooks`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/aggregate/entities": {
         parameters: {
             query?: never;
@@ -1602,6 +1728,129 @@ export interface components {
             /** Format: date-time */
             expires_at?: string;
         };
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 4,
+         *       "url": "https://hooks.example.com/venture-data",
+         *       "events": [
+         *         "entity.created",
+         *         "entity.updated",
+         *         "ecosystem.entity_entered"
+         *       ],
+         *       "ecosystem_ids": [
+         *         14
+         *       ],
+         *       "description": "CRM sync",
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "failing_since": null,
+         *       "created_by": "k3Lq9xZ2pV7mB4nR",
+         *       "created_at": "2026-03-01T09:00:00.000Z",
+         *       "updated_at": "2026-03-01T09:00:00.000Z"
+         *     }
+         */
+        WebhookRecord: {
+            /** Format: int32 */
+            id: number;
+            url?: string;
+            /** @description The event types it receives */
+            events?: string[];
+            /** @description Ecosystem events only from these ecosystems; empty: from all of the organisation */
+            ecosystem_ids?: number[];
+            description?: string;
+            /** @description False: nothing is delivered until a PATCH sets it true again */
+            enabled?: boolean;
+            /** @description Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it */
+            disabled_reason?: string | null;
+            /**
+             * Format: date-time
+             * @description When the current run of failed attempts began
+             */
+            failing_since?: string | null;
+            created_by?: string;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 901,
+         *       "webhook_id": 4,
+         *       "event_id": "evt_test_1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+         *       "event_type": "webhook.test",
+         *       "status": "pending",
+         *       "attempts": 0,
+         *       "next_attempt_at": "2026-03-02T10:15:00.000Z",
+         *       "created_at": "2026-03-02T10:15:00.000Z"
+         *     }
+         */
+        WebhookDeliveryRecord: {
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            webhook_id?: number;
+            /** @description The `webhook-id` header of every attempt */
+            event_id?: string;
+            event_type?: string;
+            /** @description pending, succeeded or failed */
+            status?: string;
+            /** Format: int32 */
+            attempts?: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null unless pending
+             */
+            next_attempt_at?: string | null;
+            /** Format: date-time */
+            created_at?: string;
+        };
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 3120,
+         *       "delivery_id": 901,
+         *       "event_id": "evt_test_1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+         *       "event_type": "webhook.test",
+         *       "attempted_at": "2026-03-02T10:15:00.120Z",
+         *       "response_status": 503,
+         *       "error": "the endpoint answered 503",
+         *       "duration_ms": 84,
+         *       "next_attempt_at": "2026-03-02T10:15:05.204Z",
+         *       "delivery_status": "pending"
+         *     }
+         */
+        WebhookAttemptRecord: {
+            /** Format: int32 */
+            id: number;
+            /**
+             * Format: int32
+             * @description For POST /api/webhooks/{webhook}/deliveries/{id}/retry
+             */
+            delivery_id?: number;
+            event_id?: string;
+            event_type?: string;
+            /** Format: date-time */
+            attempted_at?: string;
+            /**
+             * Format: int32
+             * @description The HTTP status answered; null when there was no answer
+             */
+            response_status?: number | null;
+            /** @description Why the attempt failed (timeout, refused connection, address not allowed, status); null on success */
+            error?: string | null;
+            /** Format: int32 */
+            duration_ms?: number;
+            /**
+             * Format: date-time
+             * @description The retry this failure scheduled; null after a success or the last attempt
+             */
+            next_attempt_at?: string | null;
+            /** @description The delivery's status now: pending, succeeded or failed */
+            delivery_status?: string;
+        };
         ErrorDetail: {
             /** @description Where the problem is, e.g. `query.limit`, `body.name`, `header.user-agent` */
             path: string;
@@ -2361,7 +2610,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string & unknown;
-                    permissions: ("read:entities" | "read:investors" | "read:founders" | "read:transactions" | "read:valuations" | "read:news" | "read:ecosystems" | "write:ecosystems" | "read:teams" | "write:teams" | "read:usage" | "create:api-keys" | "admin:api-keys")[];
+                    permissions: ("read:entities" | "read:investors" | "read:founders" | "read:transactions" | "read:valuations" | "read:news" | "read:ecosystems" | "write:ecosystems" | "read:teams" | "write:teams" | "read:usage" | "read:webhooks" | "write:webhooks" | "create:api-keys" | "admin:api-keys")[];
                 };
             };
         };
@@ -4312,6 +4561,404 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Records per page; 1 to 2000, never clamped */
+                limit?: number;
+                offset?: number;
+                /** @description `true` adds `page.total`, the number of matching records */
+                include_total?: boolean;
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecord"][];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** @description Pass as `cursor` to continue after the last record; null on the last page */
+                            next_cursor: string | null;
+                            /**
+                             * Format: int32
+                             * @description Number of matching records; counted only when selected (an estimate when total_is_estimate)
+                             */
+                            total?: number | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description An http or https URL of a public host
+                     */
+                    url: string;
+                    /** @description Event types, e.g. `entity.created`, `ecosystem.entity_entered` */
+                    events: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left")[];
+                    /** @description Ecosystem events only from these of the organisation's ecosystems */
+                    ecosystem_ids?: number[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: int32 */
+                            id: number;
+                            url: string;
+                            events: string[];
+                            ecosystem_ids: number[];
+                            description: string;
+                            enabled: boolean;
+                            /** @description Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it */
+                            disabled_reason: string | null;
+                            /** Format: date-time */
+                            failing_since: string | null;
+                            created_by: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description whsec_ + base64 of 32 random bytes: verifies the signatures; shown once */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description An http or https URL of a public host
+                     */
+                    url?: string;
+                    /** @description Event types, e.g. `entity.created`, `ecosystem.entity_entered` */
+                    events?: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left")[];
+                    /** @description Ecosystem events only from these of the organisation's ecosystems */
+                    ecosystem_ids?: number[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                fields?: ("id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "next_attempt_at" | "created_at")[];
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Records per page; 1 to 2000, never clamped */
+                limit?: number;
+                offset?: number;
+                /** @description `true` adds `page.total`, the number of matching records */
+                include_total?: boolean;
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                fields?: ("id" | "delivery_id" | "event_id" | "event_type" | "attempted_at" | "response_status" | "error" | "duration_ms" | "next_attempt_at" | "delivery_status")[];
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                webhook: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookAttemptRecord"][];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** @description Pass as `cursor` to continue after the last record; null on the last page */
+                            next_cursor: string | null;
+                            /**
+                             * Format: int32
+                             * @description Number of matching records; counted only when selected (an estimate when total_is_estimate)
+                             */
+                            total?: number | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                fields?: ("id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "next_attempt_at" | "created_at")[];
+            };
+            header?: never;
+            path: {
+                webhook: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     aggregateEntities: {
         parameters: {
             query: {
@@ -5004,6 +5651,8 @@ export interface operations {
                      *         "read:teams",
                      *         "write:teams",
                      *         "read:usage",
+                     *         "read:webhooks",
+                     *         "write:webhooks",
                      *         "create:api-keys",
                      *         "admin:api-keys"
                      *       ],
@@ -5089,6 +5738,8 @@ export interface operations {
                      *         "read:teams",
                      *         "write:teams",
                      *         "read:usage",
+                     *         "read:webhooks",
+                     *         "write:webhooks",
                      *         "create:api-keys",
                      *         "admin:api-keys"
                      *       ]
