@@ -50,7 +50,8 @@ import { routes } from './rest/routes.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { getSchema } from './schema/index.ts';
 import { declaredTenantRules } from './schema/resource.ts';
-import { membershipFollower } from './changes/membership.ts';
+import { webhookEventFollower } from './changes/change-events.ts';
+import { enqueueMembershipEvents, membershipFollower } from './changes/membership.ts';
 import { startChangeWorker } from './changes/worker.ts';
 import { countRequests } from './usage/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
@@ -281,7 +282,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   const changeWorker = config.BACKGROUND_WORKERS
     ? startChangeWorker({
         sql: db.sql,
-        followers: [membershipFollower({ logger, onChange: async () => undefined })],
+        followers: [membershipFollower({ logger, onChange: enqueueMembershipEvents }), webhookEventFollower(schema)],
         logger,
         pollMs: config.CHANGES_POLL_MS,
         retentionDays: config.CHANGES_RETENTION_DAYS,

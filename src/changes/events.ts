@@ -4,30 +4,20 @@
  * the read permission of its resource (src/schema/resource.ts `readPermissionByFilter`).
  */
 import type { Resource as FilterResource } from '../filter/index.ts';
+import { CHANGE_RESOURCES, type ChangeKind, type ChangeResource } from './resources.ts';
 
 /** The object a change type names → the filter resource (and so the read permission) it belongs to. */
-export const CHANGE_OBJECTS = {
-  entity: 'entities',
-  investor: 'investors',
-  founder: 'founders',
-  transaction: 'transactions',
-  valuation: 'valuations',
-  news: 'news',
-} as const satisfies Record<string, FilterResource>;
+export const CHANGE_OBJECTS: Readonly<Record<ChangeResource, FilterResource>> = CHANGE_RESOURCES;
 
-export type ChangeObject = keyof typeof CHANGE_OBJECTS;
-const CHANGE_ACTIONS = ['created', 'updated', 'deleted'] as const;
+export type ChangeObject = ChangeResource;
+const CHANGE_ACTIONS = ['created', 'updated', 'deleted'] as const satisfies readonly ChangeKind[];
 
 export type ChangeEventType = `${ChangeObject}.${(typeof CHANGE_ACTIONS)[number]}`;
 export const ECOSYSTEM_EVENT_TYPES = ['ecosystem.entity_entered', 'ecosystem.entity_left'] as const;
 export type EcosystemEventType = (typeof ECOSYSTEM_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-export type WebhookEventType =
-  | `${'entity' | 'investor' | 'founder' | 'transaction' | 'valuation' | 'news'}.${'created' | 'updated' | 'deleted'}`
-  | 'ecosystem.entity_entered'
-  | 'ecosystem.entity_left'
-  | 'webhook.test';
+export type WebhookEventType = ChangeEventType | EcosystemEventType | typeof TEST_EVENT_TYPE;
 
 export const CHANGE_EVENT_TYPES: readonly ChangeEventType[] = Object.keys(CHANGE_OBJECTS).flatMap((object) =>
   CHANGE_ACTIONS.map((action) => `${object as ChangeObject}.${action}` as const),

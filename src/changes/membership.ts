@@ -7,6 +7,7 @@
  * report, handed to `onChange` in the same transaction. A new ecosystem's members are its starting point,
  * not news: they are taken silently, as are the members of an ecosystem that was deactivated.
  */
+import { randomUUID } from 'node:crypto';
 import type { SqlTransaction } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -18,11 +19,30 @@ import { RESOURCE_MODEL } from '../schema/list-query.ts';
 import { precomputeAllOf } from '../sql/all-of.ts';
 import type { StoredChange } from './feed.ts';
 import type { Follower } from './follower.ts';
+import { enqueueEvents } from './outbox.ts';
 
 export interface MembershipChange {
   kind: 'entity_entered' | 'entity_left';
   ecosystemId: number;
   entityId: number;
+}
+
+/**
+ * The webhook events of membership changes, in the transaction that records them: each is reported
+ * once, so a fresh id is its identity (a retry of the delivery keeps it).
+ */
+export async function enqueueMembershipEvents(tx: SqlTransaction, changes: readonly MembershipChange[]): Promise<void> {
+  const now = new Date();
+  await enqueueEvents(
+    tx,
+    changes.map((change) => ({
+      id: `msg_${randomUUID()}`,
+      type: `ecosystem.${change.kind}` as const,
+      occurredAt: now,
+      data: { ecosystem_id: change.ecosystemId, entity_id: change.entityId },
+      ecosystemId: change.ecosystemId,
+    })),
+  );
 }
 
 /** Above this many touched entities a whole recomputation is cheaper than naming them. */

@@ -40,7 +40,7 @@ const asRows = (events: readonly OutboxEvent[]) =>
 
 /**
  * Within the caller's transaction: one delivery per (active, enabled webhook subscribed to the type,
- * event); an event id already enqueued is skipped. Change events reach every organisation's
+ * event); an event id already enqueued is skipped, and an event no webhook hears is not stored. Change events reach every organisation's
  * subscribers (reference data is shared); ecosystem events only the ecosystem's organisation's.
  * Returns how many deliveries were created.
  */
@@ -49,19 +49,23 @@ export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxE
   const [row] = await tx.query<{ count: number }>(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, type text, occurred_at timestamptz, data jsonb, ecosystem_id int)
-     ), inserted AS (
-       INSERT INTO webhook_events (id, type, occurred_at, data, ecosystem_id)
-       SELECT id, type, occurred_at, data, ecosystem_id FROM input
-       ON CONFLICT (id) DO NOTHING
-       RETURNING id, type, ecosystem_id
-     ), created AS (
-       INSERT INTO webhook_deliveries (webhook_id, event_id)
-       SELECT w.id, e.id
-       FROM inserted e
+     ), heard AS (
+       -- Each event with the webhooks that hear it; an event nobody hears is not stored (an import's
+       -- hundred thousand changes cost nothing here while no webhook subscribes to them).
+       SELECT e.*, w.id AS webhook_id
+       FROM input e
        JOIN webhooks w ON w.is_active AND w.enabled AND w.events @> ARRAY[e.type]
        WHERE e.ecosystem_id IS NULL
           OR (EXISTS (SELECT 1 FROM ecosystems x WHERE x.id = e.ecosystem_id AND x.org_id = w.org_id)
               AND (cardinality(w.ecosystem_ids) = 0 OR e.ecosystem_id = ANY (w.ecosystem_ids)))
+     ), inserted AS (
+       INSERT INTO webhook_events (id, type, occurred_at, data, ecosystem_id)
+       SELECT DISTINCT ON (id) id, type, occurred_at, data, ecosystem_id FROM heard
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id
+     ), created AS (
+       INSERT INTO webhook_deliveries (webhook_id, event_id)
+       SELECT h.webhook_id, h.id FROM heard h JOIN inserted USING (id)
        ON CONFLICT (webhook_id, event_id) DO NOTHING
        RETURNING 1
      )

@@ -100,6 +100,12 @@ describe('enqueueEvents', () => {
     expect(count).toBe(1);
   });
 
+  it('stores no event that no webhook hears (an import is not copied into the outbox)', async () => {
+    const unheard = change('valuation.deleted', 424242);
+    expect(await enqueue([unheard])).toBe(0);
+    expect(await db.sql.query('SELECT 1 FROM webhook_events WHERE id = $1', [unheard.id])).toEqual([]);
+  });
+
   it('leaves nothing when the writing transaction rolls back', async () => {
     const event = change('entity.created');
     await expect(
