@@ -112,6 +112,7 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     ...(route.path.includes('{') ? [404] : []),
     405, // another method on the path, with Allow
     ...(write ? [409] : []),
+    ...(route.kind === 'feed' ? [410] : []), // a cursor older than what the feed keeps
     ...(BODY_METHODS.has(route.method) ? [413] : []),
     429,
     500,
@@ -130,6 +131,7 @@ const SUCCESS_TEXT: Readonly<Record<string, string>> = {
   record: 'The record',
   items: 'The items',
   aggregate: 'One page of groups, with the total number of groups and the query as read',
+  feed: 'One page of changes in commit order, with the cursor to continue from',
 };
 
 /** The success response: status by the route's kind, body by the envelope the route uses. */

@@ -5476,7 +5476,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Done */
+            /** @description One page of changes in commit order, with the cursor to continue from */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5517,6 +5517,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             405: components["responses"]["Error405"];
+            410: components["responses"]["Error410"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
