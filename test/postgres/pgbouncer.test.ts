@@ -4,6 +4,8 @@
 // named statement or a session setting would meet a server connection that never saw it. A
 // representative set of reads and writes answers through it, and the pooler's own statistics show
 // the traffic passed through it.
+import { KEY_CHANGES_CHANNEL } from '../../src/auth/key-status.ts';
+import { DELIVERIES_CHANNEL } from '../../src/changes/outbox.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,15 +118,16 @@ describe('management through the pooler', () => {
     const headers = { ...admin.headers, Authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}`, 'X-Client-Id': created.body.data.client_id };
     expect((await app.fetch('/api/entities?limit=1', { headers })).status).toBe(200);
 
-    // The notification connection is a session at PostgreSQL itself, not one of the pooler's.
-    const listening = await tables.sql.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN %'",
+    // The notification connections (key revocation, webhook deliveries) are sessions at PostgreSQL
+    // itself, not the pooler's.
+    const listening = await tables.sql.query<{ pid: number; query: string }>(
+      "SELECT pid, query FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN %' ORDER BY query",
       [DIRECT_NAME],
     );
-    expect(listening).toHaveLength(1);
+    expect(listening.map((session) => session.query)).toEqual([`LISTEN "${KEY_CHANGES_CHANNEL}"`, `LISTEN "${DELIVERIES_CHANNEL}"`].sort());
     const pooled = (await bouncer.show('SERVERS')).map((row) => Number(row.remote_pid));
     expect(pooled.length).toBeGreaterThan(0);
-    expect(pooled).not.toContain(listening[0]!.pid);
+    for (const session of listening) expect(pooled).not.toContain(session.pid);
 
     // Revoked by another writer (not this instance): the NOTIFY reaches the instance, which refuses next.
     await tables.sql.query('UPDATE api_keys SET revoked_at = now() WHERE client_id = $1', [created.body.data.client_id]);
