@@ -35,7 +35,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 /** Time spent in the recording trigger functions since the last reset (PostgreSQL's track_functions). */
 async function triggerSeconds(db: Database): Promise<number> {
   const [row] = await db.sql.query<{ ms: number | null }>(
-    `SELECT sum(total_time) AS ms FROM pg_stat_user_functions WHERE funcname IN ('record_changes', 'record_list_changes', 'record_investor_changes_of_entities', 'record_truncation', 'number_change_commit')`,
+    `SELECT sum(total_time) AS ms FROM pg_stat_user_functions WHERE funcname IN ('record_changes', 'number_change_commit')`,
   );
   return (row?.ms ?? 0) / 1000;
 }

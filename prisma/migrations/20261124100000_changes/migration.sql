@@ -113,17 +113,30 @@ CREATE FUNCTION "note_change_commit"(tx bigint) RETURNS void LANGUAGE sql AS $$
   INSERT INTO change_commits (xid) VALUES (tx) ON CONFLICT DO NOTHING
 $$;
 
--- A record table's trigger. TG_ARGV[0]: the resource; TG_ARGV[1]: columns its record does not show (a
--- change of only those is no change a client can see); TG_ARGV[2]: columns that change only along with
--- others (updated_at), reported but never a change by themselves. A soft delete (deleted_at set) is
--- `deleted`, its undoing `created`. Only updates compare rows (as jsonb, so one function serves every table).
-CREATE FUNCTION "record_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  tx bigint := pg_current_xact_id()::text::bigint;
-  of_resource text := TG_ARGV[0];
-  noted text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT ''created'' AS kind, r.id, NULL::text[] AS columns FROM new_rows r'
-    WHEN 'DELETE' THEN 'SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM old_rows r'
+-- What one writing statement changed, as `SELECT kind, id, columns` over its transition tables, by the
+-- form of its trigger (TG_ARGV[0]):
+-- - `record` (a record table; a, b: the columns its record does not show, a change of only those being
+--   no change a client can see; the columns reported only along with others, like updated_at). A soft
+--   delete (deleted_at set) is `deleted`, its undoing `created`; TRUNCATE deletes every row. Only
+--   updates compare rows (as jsonb, so one function serves every table).
+-- - `list` (a list table: a record's tags, a round's investors; a: the column naming the record, b: the
+--   record's field, c: a table the record must be in, as an entity's tags are also its investor
+--   profile's): a change of the list is an update of the record that shows it.
+-- - `investor` (entities; a: the entity columns an investor shows): an investor's descriptive fields
+--   are its entity's, so an entity update that changes one of them, or (soft-)deletes the entity,
+--   changes the investor too.
+CREATE FUNCTION "changes_noted"(op text, tbl text, form text, a text, b text, c text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE
+    WHEN form = 'list' THEN format(
+      'SELECT ''updated'' AS kind, t.id, ARRAY[%L]::text[] AS columns FROM (%s) t %s',
+      b,
+      CASE op WHEN 'INSERT' THEN format('SELECT DISTINCT %I AS id FROM new_rows', a)
+              WHEN 'DELETE' THEN format('SELECT DISTINCT %I AS id FROM old_rows', a)
+              ELSE format('SELECT %1$I AS id FROM new_rows UNION SELECT %1$I FROM old_rows', a) END,
+      CASE WHEN c IS NULL THEN '' ELSE format('WHERE EXISTS (SELECT 1 FROM %I x WHERE x.id = t.id)', c) END)
+    WHEN op = 'INSERT' THEN 'SELECT ''created'' AS kind, r.id, NULL::text[] AS columns FROM new_rows r'
+    WHEN op = 'DELETE' THEN 'SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM old_rows r'
+    WHEN op = 'TRUNCATE' THEN format('SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM %I r', tbl)
     ELSE format(
       'SELECT CASE WHEN o.j ->> ''deleted_at'' IS NULL AND n.j ->> ''deleted_at'' IS NOT NULL THEN ''deleted''
                    WHEN o.j ->> ''deleted_at'' IS NOT NULL AND n.j ->> ''deleted_at'' IS NULL THEN ''created''
@@ -131,111 +144,25 @@ DECLARE
               n.id, d.columns
          FROM (SELECT r.id, to_jsonb(r) AS j FROM new_rows r) n
          JOIN (SELECT r.id, to_jsonb(r) AS j FROM old_rows r) o ON o.id = n.id
+         %s
         CROSS JOIN LATERAL (
           SELECT array_agg(e.key ORDER BY e.key) AS columns, bool_or(NOT (e.key = ANY (%L::text[]))) AS visible
             FROM jsonb_each(n.j) e
-           WHERE NOT (e.key = ANY (%L::text[])) AND e.value IS DISTINCT FROM o.j -> e.key
+           WHERE %s AND e.value IS DISTINCT FROM o.j -> e.key
         ) d
-        WHERE d.visible', coalesce(TG_ARGV[2], '{}'), TG_ARGV[1]) END;
-  earlier record;
-  merged bigint := 0;
-  step bigint;
-  inserted bigint;
-BEGIN
-  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
-    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
-      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
-                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
-       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
-      GET DIAGNOSTICS step = ROW_COUNT;
-      merged := merged + step;
-    END LOOP;
-  END IF;
-  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
-  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
-  RETURN NULL;
-END $$;
+        WHERE d.visible',
+      CASE WHEN form = 'investor' THEN 'JOIN investors i ON i.id = n.id' ELSE '' END,
+      coalesce(CASE WHEN form = 'record' THEN b END, '{}'),
+      CASE WHEN form = 'investor' THEN format('e.key = ANY (%L::text[])', a) ELSE format('NOT (e.key = ANY (%L::text[]))', a) END)
+  END
+$$;
 
--- A list table's trigger (a record's tags, a round's investors): a change of the list is an update of
--- the record that shows it. TG_ARGV: the resource, the column naming the record, the record's field,
--- and optionally a table the record must be in (an entity's tags are also its investor profile's).
-CREATE FUNCTION "record_list_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Every recording trigger: TG_ARGV[0] the form (above), TG_ARGV[1] the resource, then the form's a, b, c.
+CREATE FUNCTION "record_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tx bigint := pg_current_xact_id()::text::bigint;
-  of_resource text := TG_ARGV[0];
-  noted text := format(
-    'SELECT ''updated'' AS kind, t.id, ARRAY[%L]::text[] AS columns FROM (%s) t %s',
-    TG_ARGV[2],
-    CASE TG_OP WHEN 'INSERT' THEN format('SELECT DISTINCT %I AS id FROM new_rows', TG_ARGV[1])
-               WHEN 'DELETE' THEN format('SELECT DISTINCT %I AS id FROM old_rows', TG_ARGV[1])
-               ELSE format('SELECT %1$I AS id FROM new_rows UNION SELECT %1$I FROM old_rows', TG_ARGV[1]) END,
-    CASE WHEN TG_ARGV[3] IS NULL THEN '' ELSE format('WHERE EXISTS (SELECT 1 FROM %I x WHERE x.id = t.id)', TG_ARGV[3]) END);
-  earlier record;
-  merged bigint := 0;
-  step bigint;
-  inserted bigint;
-BEGIN
-  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
-    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
-      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
-                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
-       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
-      GET DIAGNOSTICS step = ROW_COUNT;
-      merged := merged + step;
-    END LOOP;
-  END IF;
-  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
-  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
-  RETURN NULL;
-END $$;
-
--- An investor's descriptive fields are its entity's: an entity update that changes one of them, or
--- (soft-)deletes the entity, changes the investor too. TG_ARGV[0]: those entity columns.
-CREATE FUNCTION "record_investor_changes_of_entities"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  tx bigint := pg_current_xact_id()::text::bigint;
-  of_resource text := 'investor';
-  noted text := format(
-    'SELECT CASE WHEN o.j ->> ''deleted_at'' IS NULL AND n.j ->> ''deleted_at'' IS NOT NULL THEN ''deleted''
-                 WHEN o.j ->> ''deleted_at'' IS NOT NULL AND n.j ->> ''deleted_at'' IS NULL THEN ''created''
-                 ELSE ''updated'' END AS kind,
-            n.id, d.columns
-       FROM (SELECT r.id, to_jsonb(r) AS j FROM new_rows r) n
-       JOIN (SELECT r.id, to_jsonb(r) AS j FROM old_rows r) o ON o.id = n.id
-       JOIN investors i ON i.id = n.id
-      CROSS JOIN LATERAL (
-        SELECT array_agg(e.key ORDER BY e.key) AS columns FROM jsonb_each(n.j) e
-         WHERE e.key = ANY (%L::text[]) AND e.value IS DISTINCT FROM o.j -> e.key
-      ) d
-      WHERE d.columns IS NOT NULL', TG_ARGV[0]);
-  earlier record;
-  merged bigint := 0;
-  step bigint;
-  inserted bigint;
-BEGIN
-  IF EXISTS (SELECT 1 FROM changes WHERE xid = tx AND resource = of_resource AND kind <> 'created') THEN
-    FOR earlier IN EXECUTE format('SELECT n.kind, n.id, n.columns FROM (%s) n', noted) LOOP
-      UPDATE changes c SET kind = merged_change_kind(c.kind, earlier.kind),
-                           changed_columns = merged_change_columns(c.kind, earlier.kind, c.changed_columns, earlier.columns)
-       WHERE c.xid = tx AND c.resource = of_resource AND c.object_id = earlier.id AND c.kind <> 'created';
-      GET DIAGNOSTICS step = ROW_COUNT;
-      merged := merged + step;
-    END LOOP;
-  END IF;
-  EXECUTE changes_insert_statement(noted) USING tx, of_resource;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
-  IF merged + inserted > 0 THEN PERFORM note_change_commit(tx); END IF;
-  RETURN NULL;
-END $$;
-
--- TRUNCATE (`seed --replace`) removes every row without row triggers: each is noted as deleted first.
-CREATE FUNCTION "record_truncation"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  tx bigint := pg_current_xact_id()::text::bigint;
-  of_resource text := TG_ARGV[0];
-  noted text := format('SELECT ''deleted'' AS kind, r.id, NULL::text[] AS columns FROM %I r', TG_TABLE_NAME);
+  of_resource text := TG_ARGV[1];
+  noted text := changes_noted(TG_OP, TG_TABLE_NAME, TG_ARGV[0], TG_ARGV[2], TG_ARGV[3], TG_ARGV[4]);
   earlier record;
   merged bigint := 0;
   step bigint;
@@ -271,100 +198,100 @@ CREATE CONSTRAINT TRIGGER "change_commits_number" AFTER INSERT ON "change_commit
 -- The record tables. The hidden columns are checked against the records' fields by a test
 -- (test/integration/changes/recording.test.ts), so a new column cannot go unreported unnoticed.
 CREATE TRIGGER "entities_changes_insert" AFTER INSERT ON "entities" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('entity', '{slug,country_location_id,city_location_id}', '{updated_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'entity', '{slug,country_location_id,city_location_id}', '{updated_at}');
 CREATE TRIGGER "entities_changes_update" AFTER UPDATE ON "entities" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('entity', '{slug,country_location_id,city_location_id}', '{updated_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'entity', '{slug,country_location_id,city_location_id}', '{updated_at}');
 CREATE TRIGGER "entities_changes_delete" AFTER DELETE ON "entities" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('entity', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'entity', '{}');
 CREATE TRIGGER "entities_investor_changes_update" AFTER UPDATE ON "entities" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_investor_changes_of_entities('{uuid,name,type,image,platform_url,hq_country,hq_city,launch_year,deleted_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('investor', 'investor', '{uuid,name,type,image,platform_url,hq_country,hq_city,launch_year,deleted_at}');
 
 CREATE TRIGGER "investors_changes_insert" AFTER INSERT ON "investors" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('investor', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'investor', '{}');
 CREATE TRIGGER "investors_changes_update" AFTER UPDATE ON "investors" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('investor', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'investor', '{}');
 CREATE TRIGGER "investors_changes_delete" AFTER DELETE ON "investors" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('investor', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'investor', '{}');
 
 CREATE TRIGGER "founders_changes_insert" AFTER INSERT ON "founders" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('founder', '{slug,location_country_id,created_at,updated_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'founder', '{slug,location_country_id,created_at,updated_at}');
 CREATE TRIGGER "founders_changes_update" AFTER UPDATE ON "founders" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('founder', '{slug,location_country_id,created_at,updated_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'founder', '{slug,location_country_id,created_at,updated_at}');
 CREATE TRIGGER "founders_changes_delete" AFTER DELETE ON "founders" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('founder', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'founder', '{}');
 
 CREATE TRIGGER "funding_rounds_changes_insert" AFTER INSERT ON "funding_rounds" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('transaction', '{slug,created_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'transaction', '{slug,created_at}');
 CREATE TRIGGER "funding_rounds_changes_update" AFTER UPDATE ON "funding_rounds" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('transaction', '{slug,created_at}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'transaction', '{slug,created_at}');
 CREATE TRIGGER "funding_rounds_changes_delete" AFTER DELETE ON "funding_rounds" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('transaction', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'transaction', '{}');
 
 CREATE TRIGGER "valuations_changes_insert" AFTER INSERT ON "valuations" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('valuation', '{slug}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'valuation', '{slug}');
 CREATE TRIGGER "valuations_changes_update" AFTER UPDATE ON "valuations" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('valuation', '{slug}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'valuation', '{slug}');
 CREATE TRIGGER "valuations_changes_delete" AFTER DELETE ON "valuations" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('valuation', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'valuation', '{}');
 
 CREATE TRIGGER "news_articles_changes_insert" AFTER INSERT ON "news_articles" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('news', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'news', '{}');
 CREATE TRIGGER "news_articles_changes_update" AFTER UPDATE ON "news_articles" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('news', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'news', '{}');
 CREATE TRIGGER "news_articles_changes_delete" AFTER DELETE ON "news_articles" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('news', '{}');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'news', '{}');
 
 CREATE TRIGGER "entities_changes_truncate" BEFORE TRUNCATE ON "entities"
-  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('entity');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'entity');
 CREATE TRIGGER "investors_changes_truncate" BEFORE TRUNCATE ON "investors"
-  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('investor');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'investor');
 CREATE TRIGGER "founders_changes_truncate" BEFORE TRUNCATE ON "founders"
-  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('founder');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'founder');
 CREATE TRIGGER "funding_rounds_changes_truncate" BEFORE TRUNCATE ON "funding_rounds"
-  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('transaction');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'transaction');
 CREATE TRIGGER "valuations_changes_truncate" BEFORE TRUNCATE ON "valuations"
-  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('valuation');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'valuation');
 CREATE TRIGGER "news_articles_changes_truncate" BEFORE TRUNCATE ON "news_articles"
-  FOR EACH STATEMENT EXECUTE FUNCTION record_truncation('news');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('record', 'news');
 
 -- The list tables.
 CREATE TRIGGER "entity_tags_changes_insert" AFTER INSERT ON "entity_tags" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('entity', 'entity_id', 'tags');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'entity', 'entity_id', 'tags');
 CREATE TRIGGER "entity_tags_changes_delete" AFTER DELETE ON "entity_tags" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('entity', 'entity_id', 'tags');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'entity', 'entity_id', 'tags');
 CREATE TRIGGER "entity_tags_investor_changes_insert" AFTER INSERT ON "entity_tags" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('investor', 'entity_id', 'tags', 'investors');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'investor', 'entity_id', 'tags', 'investors');
 CREATE TRIGGER "entity_tags_investor_changes_delete" AFTER DELETE ON "entity_tags" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('investor', 'entity_id', 'tags', 'investors');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'investor', 'entity_id', 'tags', 'investors');
 CREATE TRIGGER "founder_tags_changes_insert" AFTER INSERT ON "founder_tags" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'tags');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'tags');
 CREATE TRIGGER "founder_tags_changes_delete" AFTER DELETE ON "founder_tags" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'tags');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'tags');
 CREATE TRIGGER "founder_backgrounds_changes_insert" AFTER INSERT ON "founder_backgrounds" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'backgrounds');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'backgrounds');
 CREATE TRIGGER "founder_backgrounds_changes_delete" AFTER DELETE ON "founder_backgrounds" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'backgrounds');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'backgrounds');
 CREATE TRIGGER "founder_education_changes_insert" AFTER INSERT ON "founder_education" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'education');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'education');
 CREATE TRIGGER "founder_education_changes_update" AFTER UPDATE ON "founder_education" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'education');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'education');
 CREATE TRIGGER "founder_education_changes_delete" AFTER DELETE ON "founder_education" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'education');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'education');
 CREATE TRIGGER "founder_companies_changes_insert" AFTER INSERT ON "founder_companies" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'companies');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'companies');
 CREATE TRIGGER "founder_companies_changes_update" AFTER UPDATE ON "founder_companies" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'companies');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'companies');
 CREATE TRIGGER "founder_companies_changes_delete" AFTER DELETE ON "founder_companies" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('founder', 'founder_id', 'companies');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'founder', 'founder_id', 'companies');
 CREATE TRIGGER "round_investors_changes_insert" AFTER INSERT ON "round_investors" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('transaction', 'round_id', 'investors');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'transaction', 'round_id', 'investors');
 CREATE TRIGGER "round_investors_changes_update" AFTER UPDATE ON "round_investors" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('transaction', 'round_id', 'investors');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'transaction', 'round_id', 'investors');
 CREATE TRIGGER "round_investors_changes_delete" AFTER DELETE ON "round_investors" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('transaction', 'round_id', 'investors');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'transaction', 'round_id', 'investors');
 CREATE TRIGGER "news_entities_changes_insert" AFTER INSERT ON "news_entities" REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('news', 'news_id', 'entities');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'news', 'news_id', 'entities');
 CREATE TRIGGER "news_entities_changes_update" AFTER UPDATE ON "news_entities" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('news', 'news_id', 'entities');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'news', 'news_id', 'entities');
 CREATE TRIGGER "news_entities_changes_delete" AFTER DELETE ON "news_entities" REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION record_list_changes('news', 'news_id', 'entities');
+  FOR EACH STATEMENT EXECUTE FUNCTION record_changes('list', 'news', 'news_id', 'entities');

@@ -29,7 +29,8 @@ const TABLE: Record<ChangeResource, string> = {
 /** A trigger's arguments (pg_trigger.tgargs: NUL-separated). */
 async function triggerArguments(name: string): Promise<string[]> {
   const [row] = await db.sql.query<{ args: string }>(
-    `SELECT encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgname = $1`,
+    `SELECT encode(t.tgargs, 'escape') AS args FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE t.tgname = $1 AND c.relnamespace = current_schema()::regnamespace`,
     [name],
   );
   return row!.args.split('\\000').filter(Boolean);
@@ -49,14 +50,14 @@ describe('recorded columns', () => {
   const schema = getSchema();
 
   it.each(CHANGE_RESOURCE_NAMES)('%s: the columns left out are exactly those its record does not show', async (resource) => {
-    const [, hidden] = await triggerArguments(`${TABLE[resource]}_changes_update`);
+    const [, , hidden] = await triggerArguments(`${TABLE[resource]}_changes_update`);
     const fields = recordFields(schema, resource);
     const unseen = (await columns(TABLE[resource])).filter((column) => fields.fieldOf(column) === undefined);
     expect(braces(hidden!)).toEqual(unseen);
   });
 
   it("an investor's fields that live on its entity are the ones an entity update reports for it", async () => {
-    const [shown] = await triggerArguments('entities_investor_changes_update');
+    const [, , shown] = await triggerArguments('entities_investor_changes_update');
     const investor = recordFields(schema, 'investor');
     const expected = (await columns('entities')).filter((column) => column !== 'id' && investor.fieldOf(column) === column);
     // deleted_at makes the investor deleted (or created again) with its entity.
