@@ -224,10 +224,13 @@ export function sendTestEvent(prisma: PrismaClient, id: number, now: Date): Prom
 export function retryDelivery(prisma: PrismaClient, webhookId: number, deliveryId: number): Promise<number> {
   return prisma.$transaction(async (transaction) => {
     const tx = transaction as PrismaClient;
+    const sql = prismaSql(tx);
+    // The delivery's row first, then the webhook's: the order in which the deliverer, recording an
+    // attempt, locks them; the other order deadlocks with an attempt that ends meanwhile.
+    await sql.query('SELECT 1 FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE', [deliveryId, webhookId]);
     if (!(await lockWebhook(tx, webhookId)).enabled) throw disabled();
     const delivery = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, webhook_id: webhookId }, select: { id: true } });
     if (!delivery) throw notFound('Delivery');
-    const sql = prismaSql(tx);
     await sql.query(
       `UPDATE webhook_deliveries SET status = 'pending', failures = 0, next_attempt_at = now(), updated_at = now() WHERE id = $1`,
       [deliveryId],

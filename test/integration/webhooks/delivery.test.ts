@@ -93,6 +93,22 @@ describe('retries', () => {
     expect((await call(admin, 'GET', `/api/webhooks/${id}`)).body.data).toMatchObject({ enabled: true, failing_since: null });
   });
 
+  it('manual retries while the deliverer records attempts of the same delivery all succeed (no deadlock)', async () => {
+    const hook = await freshReceiver();
+    hook.answer(503);
+    const { id } = await createWebhook(admin, { url: hook.url });
+    const sent = await test(id);
+    const delivery = sent.body.data.id as number;
+    // Each retry lands while an attempt answered 503 is being recorded, again and again.
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round += 1) {
+      statuses.push((await call(admin, 'POST', `/api/webhooks/${id}/deliveries/${delivery}/retry`)).status);
+      await new Promise((resolve) => setTimeout(resolve, round % 5));
+    }
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(hook.received.length).toBeGreaterThan(5);
+  });
+
   it('retries a refused connection, gives up after the schedule, and a manual retry sends it again', async () => {
     const hook = await freshReceiver();
     const { id } = await createWebhook(admin, { url: hook.url });
