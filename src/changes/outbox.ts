@@ -40,8 +40,9 @@ const asRows = (events: readonly OutboxEvent[]) =>
 
 /**
  * Within the caller's transaction: one delivery per (active, enabled webhook subscribed to the type,
- * event); an event id already enqueued is skipped, and an event no webhook hears is not stored. Change events reach every organisation's
- * subscribers (reference data is shared); ecosystem events only the ecosystem's organisation's.
+ * event); an event id already enqueued is skipped, and an event no webhook hears is not stored.
+ * Change events reach every organisation's subscribers (reference data is shared); ecosystem events
+ * only the ecosystem's organisation's.
  * Returns how many deliveries were created.
  */
 export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxEvent[]): Promise<number> {
