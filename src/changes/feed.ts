@@ -95,7 +95,7 @@ export async function readChangePage(
 
 const maxPlace = (a: FeedPlace, b: FeedPlace): FeedPlace => (isBefore(a, b) ? b : a);
 
-export const placeOf = (change: StoredChange): FeedPlace => ({
+const placeOf = (change: StoredChange): FeedPlace => ({
   position: BigInt(change.position),
   resource: change.resource,
   objectId: change.object_id,

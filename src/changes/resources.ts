@@ -19,7 +19,8 @@ export const CHANGE_RESOURCES = {
 } as const satisfies Record<string, FilterResource>;
 
 export type ChangeResource = keyof typeof CHANGE_RESOURCES;
-export type ChangeKind = 'created' | 'updated' | 'deleted';
+export const CHANGE_KINDS = ['created', 'updated', 'deleted'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export const CHANGE_RESOURCE_NAMES = Object.keys(CHANGE_RESOURCES) as ChangeResource[];
 

@@ -19,8 +19,6 @@ export interface ChangeWorkerOptions {
 }
 
 export interface ChangeWorker {
-  /** Runs every follower until it has caught up, now (tests, and the ticks). */
-  catchUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +63,6 @@ export function startChangeWorker(options: ChangeWorkerOptions): ChangeWorker {
 
   running = tick().finally(schedule);
   return {
-    catchUp: () => (running = running.then(catchUp)),
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
