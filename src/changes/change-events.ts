@@ -6,20 +6,21 @@
 import type { GraphQLSchema } from 'graphql';
 import { apiChange } from './feed.ts';
 import type { Follower } from './follower.ts';
-import { enqueueEvents } from './outbox.ts';
+import { enqueueEvents, heardEventTypes } from './outbox.ts';
 
 export function webhookEventFollower(schema: GraphQLSchema): Follower {
   return {
     name: 'webhook-events',
     handle: async (tx, changes) => {
       if (changes.length === 0) return;
-      await enqueueEvents(
-        tx,
-        changes.map((stored) => {
+      const heard = await heardEventTypes(tx);
+      const events = changes
+        .filter((stored) => heard.has(`${stored.resource}.${stored.kind}`))
+        .map((stored) => {
           const change = apiChange(schema, stored);
           return { id: `msg_${change.id}`, type: change.type, occurredAt: change.occurred_at, data: { ...change, occurred_at: change.occurred_at.toISOString() } };
-        }),
-      );
+        });
+      await enqueueEvents(tx, events);
     },
   };
 }

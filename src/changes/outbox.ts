@@ -78,6 +78,17 @@ export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxE
   return count;
 }
 
+/**
+ * The event types some active, enabled webhook subscribes to, read in the caller's transaction: a
+ * producer builds only the events in it (the change follower catching up on an import of a hundred
+ * thousand records builds nothing while nobody listens). `enqueueEvents` applies the same rule in its
+ * statement, so this is an economy, never a second opinion.
+ */
+export async function heardEventTypes(tx: SqlTransaction): Promise<ReadonlySet<string>> {
+  const rows = await tx.query<{ type: string }>('SELECT DISTINCT unnest(events) AS type FROM webhooks WHERE is_active AND enabled');
+  return new Set(rows.map((row) => row.type));
+}
+
 /** A `webhook.test` event for one webhook only (POST /api/webhooks/{id}/test); returns its delivery id. */
 export async function enqueueTestEvent(tx: SqlTransaction, webhookId: number, now: Date): Promise<number> {
   const id = `evt_test_${randomUUID()}`;
