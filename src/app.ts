@@ -24,15 +24,17 @@ import { createOperationRunner } from './graphql/run-operation.ts';
 import { useAuthenticateFirst, usePermissions } from './graphql/use-auth.ts';
 import { createCompiledReads } from './graphql/use-compiled-reads.ts';
 import { createReadRouting } from './graphql/read-routing.ts';
-import { directGraphQL, type DirectGraphQL } from './graphql/direct-graphql.ts';
+import { directGraphQL } from './graphql/direct-graphql.ts';
 import { readModels } from './compile/model.ts';
 import { GRAPHIQL_ASSETS_PATH, graphiqlSite } from './graphql/graphiql-page.ts';
 import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
 import { accessLog } from './http/access-log.ts';
-import { directRest, type DirectRestOptions } from './http/direct-rest.ts';
+import { directRest } from './http/direct-rest.ts';
+import { graphqlPost, raiseBodyFailure } from './http/graphql-post.ts';
 import { corsPolicy } from './http/cors.ts';
 import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
+import { weakEtag } from './http/etag.ts';
 import { isGraphQLRequest, sendGraphQLError } from './http/graphql-error.ts';
 import { bodyReadError, jsonBody } from './http/json-body.ts';
 import { clientGone } from './http/client-gone.ts';
@@ -56,6 +58,7 @@ import { startChangeWorker } from './changes/worker.ts';
 import { countRequests } from './usage/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
+import { HeaderBag } from './http/header-bag.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -123,9 +126,9 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
     ...(compiledReads ? [compiledReads.plugin] : []),
   ] });
   // Documents the pipeline has served compiled are served again without it (src/graphql/direct-graphql.ts).
-  const serveDirect: DirectGraphQL = compiledReads
+  const graphqlDirect = compiledReads
     ? directGraphQL({ schema, compiledReads, createContext, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, routeReads: readRouting?.route })
-    : async () => false;
+    : undefined;
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
@@ -141,6 +144,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('etag', weakEtag);
   const usage = createUsageCounter({
     sql: db.sql,
     logger,
@@ -205,19 +209,13 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
 
   // JSON bodies are read here, within the body limits however they are sent (chunked, compressed),
   // as /api reads them (src/http/json-body.ts); yoga takes the parsed body as it is.
-  app.use('/graphql', refuseNonJsonBodies('A GraphQL', refuseAsGraphQL), ...jsonBody(), refuseNulCharacters(refuseAsGraphQL), (req, res, next) => {
+  // A POST that src/http/graphql-post.ts read but could not parse has its failure raised first.
+  app.use('/graphql', raiseBodyFailure, refuseNonJsonBodies('A GraphQL', refuseAsGraphQL), ...jsonBody(), refuseNulCharacters(refuseAsGraphQL), (req, res, next) => {
     // Usage names GraphQL by method and path, like a REST route template (docs/usage.md).
     if (req.path === '/') res.locals.endpoint = `${req.method} /graphql`;
-    const transport: TransportContext = {
-      requestId: res.locals.requestId as string,
-      header: (name) => req.get(name),
-      responseHeaders: new Headers(),
-      onIdentified: (principal) => {
-        res.locals.principal = principal;
-      },
-      signal: clientGone(res),
-    };
-    serveDirect(req, res, transport)
+    const transport = graphqlTransport(req, res);
+    const known = req.method === 'POST' && req.path === '/' ? graphqlDirect?.known({ accept: req.headers.accept, body: req.body }) : undefined;
+    (known ? graphqlDirect!.serve(known, res, transport) : Promise.resolve(false))
       .then(async (served) => {
         if (!served) await graphql.handle(req, res, transport);
       })
@@ -271,12 +269,25 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   app.use(onError);
 
   // GETs of /api that no middleware would transform skip express (src/http/direct-rest.ts).
-  const direct = directRest({ handle: handleRest, observers, onServed: metrics.countDirect, cors: corsHandler !== undefined, etag: app.get('etag fn') as DirectRestOptions['etag'] });
+  const direct = directRest({ handle: handleRest, observers, onServed: metrics.countDirect, cors: corsHandler !== undefined, etag: weakEtag });
   type Handle = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
   const expressApp = app as unknown as { handle: Handle };
   const handleWithExpress = expressApp.handle.bind(app);
+  // POSTs of /graphql whose documents were served compiled skip express too (src/http/graphql-post.ts).
+  const post = graphqlDirect
+    ? graphqlPost({
+        direct: graphqlDirect,
+        observers,
+        cors: corsHandler !== undefined,
+        transport: graphqlTransport,
+        handle: (req, res, transport) => graphql.handle(req, res, transport),
+        next: (req, res) => handleWithExpress(req, res),
+        onServed: metrics.countDirectGraphQL,
+        logger,
+      })
+    : () => false;
   expressApp.handle = (req, res, next) => {
-    if (!direct(req, res)) handleWithExpress(req, res, next);
+    if (!direct(req, res) && !post(req, res)) handleWithExpress(req, res, next);
   };
 
   const changeWorker = config.BACKGROUND_WORKERS
@@ -298,6 +309,19 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
       await Promise.all([usage.close(), auth.close(), deliverer.close(), changeWorker?.stop()]);
     },
   });
+}
+
+/** What a /graphql request tells the pipeline about its HTTP exchange (src/graphql/yoga.ts). */
+function graphqlTransport(req: Request, res: Response): TransportContext {
+  return {
+    requestId: res.locals.requestId as string,
+    header: (name) => req.get(name),
+    responseHeaders: new HeaderBag(),
+    onIdentified: (principal) => {
+      res.locals.principal = principal;
+    },
+    signal: clientGone(res),
+  };
 }
 
 /** Each replica's Prisma clients, one per organisation (and one unscoped), made on first use. */

@@ -3,7 +3,6 @@
  * no line is lost at exit) when `pretty` is set, which main.ts does on a terminal. Secrets never reach a log line: the redaction list covers every place a
  * credential can sit in what we log (headers, bodies of the token and key endpoints).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 
@@ -33,11 +32,6 @@ export const REDACTED_PATHS = [
   '*.private_jwk',
 ];
 
-/**
- * The request being served, for log lines written anywhere below the HTTP layer (a resolver's
- * unexpected error, a failed query): they carry its id without every function passing it along.
- */
-export const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
 export interface LoggerOptions {
   level: string;
@@ -53,10 +47,6 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
-      mixin: () => {
-        const scope = requestScope.getStore();
-        return scope ? { requestId: scope.requestId } : {};
-      },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { service: 'venture-data-api' },
       timestamp: pino.stdTimeFunctions.isoTime,

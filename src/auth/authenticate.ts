@@ -10,12 +10,13 @@ import type { KeyStatus } from './key-status.ts';
 import type { Principal } from './principal.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
 import { invalidToken, type TokenVerifier } from './verify.ts';
+import type { HeaderBag } from '../http/header-bag.ts';
 
 /** What a transport tells authentication about the request. */
 export interface AuthenticationRequest {
   header(name: string): string | undefined;
   /** The response-header bag of the transport (RateLimit-* go there). */
-  responseHeaders?: Headers;
+  responseHeaders?: HeaderBag;
   /**
    * Told who the caller is as soon as the token is verified, even if a later check refuses the
    * request: usage counting charges the request, error or not, to that client.

@@ -12,8 +12,8 @@
  * makes the same checks again and answers as always: authentication is remembered per request
  * (src/auth/index.ts), so it is neither repeated nor charged twice.
  */
-import { getOperationAST, type GraphQLSchema } from 'graphql';
-import type { Request, Response } from 'express';
+import { getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { ServerResponse } from 'node:http';
 import { authorizeOperation } from '../auth/authorize.ts';
 import type { Variables } from '../compile/operation.ts';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -37,19 +37,40 @@ export interface DirectGraphQLOptions {
 const JSON_ACCEPT = new Set([undefined, '*/*', 'application/json']);
 const BODY_KEYS = new Set(['query', 'variables', 'operationName']);
 
-/** Resolves true when the request was answered here; false when it must go on to yoga, untouched. */
-export type DirectGraphQL = (req: Request, res: Response, transport: TransportContext) => Promise<boolean>;
+/** A POST of /graphql, its JSON body parsed. */
+export interface GraphQLPost {
+  /** The Accept header. */
+  accept: string | undefined;
+  body: unknown;
+}
+
+/** A document the pipeline has served compiled, and the request's parameters for it. */
+export interface KnownRequest {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variables: Variables;
+  operationName: string | null;
+}
+
+export interface DirectGraphQL {
+  /** The request's known document, when the request is one this path may answer; nothing is read or counted. */
+  known(post: GraphQLPost): KnownRequest | undefined;
+  /** Resolves true when the request was answered here; false when it must go on to yoga, untouched. */
+  serve(known: KnownRequest, res: ServerResponse, transport: TransportContext): Promise<boolean>;
+}
 
 export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
-  return async (req, res, transport) => {
-    const body = req.body as Record<string, unknown> | undefined;
-    if (req.method !== 'POST' || req.path !== '/' || !JSON_ACCEPT.has(req.headers.accept) || !isPlainObject(body)) return false;
-    if (!Object.keys(body).every((key) => BODY_KEYS.has(key))) return false;
+  const known = ({ accept, body }: GraphQLPost): KnownRequest | undefined => {
+    if (!JSON_ACCEPT.has(accept) || !isPlainObject(body)) return undefined;
+    if (!Object.keys(body).every((key) => BODY_KEYS.has(key))) return undefined;
     const { query, variables = null, operationName = null } = body;
-    if (typeof query !== 'string' || (variables !== null && !isPlainObject(variables)) || (operationName !== null && typeof operationName !== 'string')) return false;
+    if (typeof query !== 'string' || (variables !== null && !isPlainObject(variables)) || (operationName !== null && typeof operationName !== 'string')) return undefined;
     const document = options.compiledReads.knownDocument(query);
     const operation = document && getOperationAST(document, operationName);
-    if (!document || operation?.operation !== 'query') return false;
+    if (!document || operation?.operation !== 'query') return undefined;
+    return { document, operation, variables: (variables ?? {}) as Variables, operationName };
+  };
+  const serve = async ({ document, operation, variables: raw, operationName }: KnownRequest, res: ServerResponse, transport: TransportContext) => {
 
     let context: GraphQLContext;
     try {
@@ -57,7 +78,6 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     } catch {
       return false;
     }
-    const raw = (variables ?? {}) as Variables;
     if (fanOutCost(options.schema, document, operation, raw) > options.maxFanOut) return false;
     try {
       authorizeOperation(document, context.principal, { schema: options.schema, variables: raw, operationName });
@@ -76,6 +96,7 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     res.end(chunk);
     return true;
   };
+  return { known, serve };
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

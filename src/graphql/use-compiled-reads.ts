@@ -123,7 +123,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
       const appError = findAppError(error);
       if (appError) return fallBack(context, 'invalid_arguments', appError.message);
       compiledReads.inc();
-      return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []))] };
+      return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []), context.requestId)] };
     }
   };
 

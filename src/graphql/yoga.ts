@@ -12,6 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { GraphiQLSite } from './graphiql-page.ts';
 import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
 import { useArmor } from './use-armor.ts';
+import type { HeaderBag } from '../http/header-bag.ts';
 
 /** What each transport hands the pipeline about the HTTP request. */
 export interface TransportContext {
@@ -22,7 +23,7 @@ export interface TransportContext {
    * Headers the response will carry, added while the request is served (`Deprecation`, `RateLimit-*`).
    * Both transports copy them onto the HTTP response.
    */
-  responseHeaders: Headers;
+  responseHeaders: HeaderBag;
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer (src/http/client-gone.ts). */
@@ -77,7 +78,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     // CORS is the app's one policy (CORS_ORIGINS, src/http/cors.ts), for /graphql as for /api; yoga's
     // own default would answer every origin, credentials allowed.
     cors: false,
-    plugins: [useResponseHeaders(), useValidationErrorCode(), ...useArmor(options.maxFanOut), ...(options.plugins ?? [])],
+    plugins: [maskError.plugin, useResponseHeaders(), useValidationErrorCode(), ...useArmor(options.maxFanOut), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error) => maskError(error),
     },

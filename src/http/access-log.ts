@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.ts';
+import { onRequestEnd } from './request-end.ts';
 
 /** What the logs and metrics call a request whose client left before the response was complete (nginx's code). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -31,8 +32,10 @@ const MESSAGES: Record<number, string> = {
  */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('close', () => {
+    // At LOG_LEVEL warn and above there is no line to write, so nothing to time.
+    if (!logger.isLevelEnabled('info')) return next();
+    const started = performance.now();
+    onRequestEnd(res, () => {
       const status = finalStatus(res);
       const unfinished = !res.writableFinished;
       logger.info(
@@ -41,7 +44,7 @@ export function accessLog(logger: Logger): RequestHandler {
           method: req.method,
           path: req.baseUrl + req.path,
           status,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ms: performance.now() - started,
           ...(unfinished && status === CLIENT_CLOSED_REQUEST ? { abandoned: true } : {}),
           ...(unfinished && status === RESPONSE_CUT_SHORT ? { cut: true } : {}),
         },

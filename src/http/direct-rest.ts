@@ -24,7 +24,7 @@ export interface DirectRestOptions {
   cors: boolean;
   /** Told of each request served here (a metric). */
   onServed(): void;
-  /** The app's `etag fn` setting: the ETag express's `res.send` would give the body. */
+  /** The app's `etag` setting: the ETag express's `res.send` gives the body. */
   etag: (body: Buffer, encoding?: BufferEncoding) => string | undefined;
 }
 
@@ -76,7 +76,7 @@ export function directRest(options: DirectRestOptions): (req: IncomingMessage, r
 }
 
 /** express's `req.get`: Referer and Referrer are one header. */
-function header(req: IncomingMessage, name: string): string | undefined {
+export function header(req: IncomingMessage, name: string): string | undefined {
   const lower = name.toLowerCase();
   const value = req.headers[lower === 'referrer' ? 'referer' : lower];
   return Array.isArray(value) ? value.join(', ') : value;

@@ -166,9 +166,7 @@ export function bodyReadError(error: unknown, req: Request): AppError | undefine
   if (typeof error !== 'object' || error === null || error instanceof AppError) return undefined;
   const { type, status, code } = error as { type?: unknown; status?: unknown; code?: unknown };
   if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`);
-  if (type === 'entity.parse.failed') {
-    return new AppError('VALIDATION_ERROR', 'The request body is not valid JSON', { details: [{ path: 'body', message: 'must be valid JSON' }] });
-  }
+  if (type === 'entity.parse.failed') return notJson();
   if (type === 'encoding.unsupported') {
     return validationError([{ path: 'header.content-encoding', message: `must be ${CONTENT_ENCODINGS}` }]);
   }
@@ -180,11 +178,14 @@ export function bodyReadError(error: unknown, req: Request): AppError | undefine
   if (status === 400) {
     const encoding = req.get('content-encoding');
     const zlib = typeof code === 'string' && /^(Z_|ERR_(BROTLI|ZLIB|_ERROR))/.test(code);
-    return validationError([
-      zlib && encoding
-        ? { path: 'body', message: `could not be decompressed as Content-Encoding: ${encoding}` }
-        : { path: 'body', message: 'could not be read in full' },
-    ]);
+    return zlib && encoding ? validationError([{ path: 'body', message: `could not be decompressed as Content-Encoding: ${encoding}` }]) : unreadable();
   }
   return undefined;
 }
+
+/** A body that is not JSON (or, for GraphQL, not a JSON object or array). */
+export const notJson = (): AppError =>
+  new AppError('VALIDATION_ERROR', 'The request body is not valid JSON', { details: [{ path: 'body', message: 'must be valid JSON' }] });
+
+/** An aborted or short body. */
+export const unreadable = (): AppError => validationError([{ path: 'body', message: 'could not be read in full' }]);

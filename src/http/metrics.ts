@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { CsvExportState } from '../rest/csv-export.ts';
 import { finalStatus } from './access-log.ts';
+import { onRequestEnd } from './request-end.ts';
 
 export interface Metrics {
   /** Times every request; put it first. */
@@ -17,6 +18,8 @@ export interface Metrics {
   registry: Registry;
   /** Counts a request served by the direct REST path (src/http/direct-rest.ts), not by express. */
   countDirect(): void;
+  /** Counts a /graphql POST read from node:http (src/http/graphql-post.ts), not by express. */
+  countDirectGraphQL(): void;
 }
 
 /** Paths served outside the REST route table, which stand for themselves. */
@@ -60,18 +63,35 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  // One series per endpoint and status, looked up by one string instead of prom-client hashing the
+  // label object on every observation.
+  const series = new Map<string, Histogram.Internal<'endpoint' | 'status'>>();
+  const seriesOf = (endpoint: string, status: number) => {
+    const key = `${status} ${endpoint}`;
+    let found = series.get(key);
+    if (!found) series.set(key, (found = duration.labels({ endpoint, status: String(status) })));
+    return found;
+  };
+
+  const directGraphQL = new Counter({
+    name: 'http_direct_graphql_requests_total',
+    help: 'POSTs of /graphql read from node:http, without express (JSON of a document served compiled before; no compression, CORS or body over 1 MiB)',
+    registers: [registry],
+  });
+
   return {
     registry,
     countDirect: () => direct.inc(),
+    countDirectGraphQL: () => directGraphQL.inc(),
     observe: (req, res, next) => {
-      const stop = duration.startTimer();
-      // 'close' also fires when the client leaves first: those requests count, as 499.
-      res.on('close', () => {
+      const started = performance.now();
+      // Also when the client leaves first: those requests count, as 499.
+      onRequestEnd(res, () => {
         // /docs serves its page and assets beneath one mount: they count as one endpoint.
         const path = req.baseUrl === '/docs' ? '/docs' : req.baseUrl + req.path;
         const endpoint =
           (res.locals.endpoint as string | undefined) ?? (FIXED_ENDPOINTS.has(path) ? `${req.method} ${path}` : 'unmatched');
-        stop({ endpoint, status: String(finalStatus(res)) });
+        seriesOf(endpoint, finalStatus(res)).observe((performance.now() - started) / 1000);
         // The export leaves its state in res.locals (src/rest/csv-export.ts); whether every byte went out is known now.
         const csvExport = res.locals.csvExport as CsvExportState | undefined;
         if (csvExport) csvExports.inc({ outcome: csvExport === 'failed' ? 'failed' : res.writableFinished ? 'completed' : 'client_gone' });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { requestScope } from '../logger.ts';
 
 /** Incoming ids are echoed only when they look like ids, so a header cannot inject into logs. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -11,6 +10,5 @@ export const requestId: RequestHandler = (req, res, next) => {
   const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.locals.requestId = id;
   res.setHeader('X-Request-Id', id);
-  // Everything served for this request runs inside its scope, so its log lines carry the id.
-  requestScope.run({ requestId: id }, next);
+  next();
 };

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { materialize } from '../compile/json-text.ts';
 import type { RestHandler } from '../rest/handler.ts';
 import type { QueryValue, RestRequest } from '../rest/request.ts';
+import { HeaderBag } from '../http/header-bag.ts';
 
 export interface RestAnswer {
   status: number;
@@ -30,7 +31,7 @@ export function restGet(handle: RestHandler, first: RestRequest, onStatus: (stat
       body: undefined,
       requestId: first.requestId,
       header: first.header,
-      responseHeaders: new Headers(),
+      responseHeaders: new HeaderBag(),
       passOf: first,
       ...(first.signal ? { signal: first.signal } : {}),
     };

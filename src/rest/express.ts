@@ -7,6 +7,7 @@ import { BODY_LIMIT, jsonBody } from '../http/json-body.ts';
 import { sendCsvExport, wantsCsv } from './csv-export.ts';
 import type { RestRequest, QueryValue } from './request.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
+import { HeaderBag } from '../http/header-bag.ts';
 
 export { BODY_LIMIT };
 
@@ -33,7 +34,7 @@ export function toRestRequest(req: Request, res: Response): RestRequest {
     body: req.body,
     requestId: res.locals.requestId as string,
     header: (name) => req.get(name),
-    responseHeaders: new Headers(),
+    responseHeaders: new HeaderBag(),
     // Known to metrics and usage as soon as the route matches, even if the client leaves before the answer.
     get endpoint() {
       return res.locals.endpoint as string | undefined;

@@ -2,6 +2,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
 import { closeMatches } from '../filter/suggest.ts';
+import type { HeaderBag } from '../http/header-bag.ts';
 
 export type QueryValue = string | string[] | undefined;
 
@@ -13,7 +14,7 @@ export interface RestRequest {
   requestId: string;
   header(name: string): string | undefined;
   /** Headers added while serving the request; the handler puts them on the response. */
-  responseHeaders: Headers;
+  responseHeaders: HeaderBag;
   /** Set by the handler once a route matches: its template, e.g. `GET /api/entities/{id}`. */
   endpoint?: string;
   /** Told who the caller is once the token is verified (usage counting). */

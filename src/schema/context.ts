@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../changes/secret-box.ts';
 import type { UrlPolicy } from '../changes/webhook-url.ts';
+import type { HeaderBag } from '../http/header-bag.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
@@ -16,7 +17,7 @@ export interface GraphQLContext {
   readonly requestId: string;
   readonly logger: Logger;
   /** Headers for the HTTP response, e.g. `Deprecation: true` when a legacy filter operator was used. */
-  readonly responseHeaders: Headers;
+  readonly responseHeaders: HeaderBag;
   /** The current time; tests pass a clock they control (invitation expiry). */
   readonly clock: () => Date;
   /** Above this many expected matches, list totals are estimates (EXACT_TOTAL_LIMIT, src/sql/count.ts). */

@@ -9,11 +9,12 @@
 import type { RequestHandler } from 'express';
 import type { Principal } from '../auth/principal.ts';
 import { finalStatus } from '../http/access-log.ts';
+import { onRequestEnd } from '../http/request-end.ts';
 import type { UsageCounter } from './counter.ts';
 
 export function countRequests(counter: UsageCounter): RequestHandler {
   return (_req, res, next) => {
-    res.on('close', () => {
+    onRequestEnd(res, () => {
       const principal = res.locals.principal as Principal | undefined;
       const endpoint = res.locals.endpoint as string | undefined;
       const status = finalStatus(res);

@@ -67,6 +67,30 @@ it.each([
   for (const line of errors) expect(line.requestId).toBe(requestId);
 });
 
+it.each([
+  ['REST', (resolversOnly: TestCredentials) => resolversOnly.fetch('/api/entities?filter=name:explode')],
+  ['GraphQL', (resolversOnly: TestCredentials) => resolversOnly.fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ entities(filter: "name:explode") { data { id } } }' }),
+  })],
+])('logs an unexpected error inside the resolvers (%s) with the request id, which yoga masks without the context', async (_name, send) => {
+  const resolversApp = await startTestApp({ db: { ...db, sql: troubledSql(db.sql) }, prisma: troubledPrisma(db.prisma), env: { COMPILED_READS: 'false' } });
+  try {
+    const resolversOnly = await createApiKeyAndToken(resolversApp);
+    const response = await send(resolversOnly);
+    const requestId = response.headers.get('x-request-id');
+    expect(await response.text()).not.toContain('the database said');
+    const errors = resolversApp.logs
+      .flatMap((chunk) => chunk.split('\n').filter(Boolean).map((line) => JSON.parse(line)))
+      .filter((line) => line.level >= 50 && JSON.stringify(line).includes('the database said'));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const line of errors) expect(line.requestId).toBe(requestId);
+  } finally {
+    await resolversApp.close();
+  }
+});
+
 it('logs and counts a request the client abandoned, as 499', async () => {
   const controller = new AbortController();
   const pending = auth.fetch('/api/entities?filter=name:slow', { signal: controller.signal }).catch((error: Error) => error);
