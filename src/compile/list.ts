@@ -64,7 +64,8 @@ export async function readList(
 
   const { limit } = request.window;
   const last = rows.length > limit ? rows[limit - 1] : undefined;
-  const nextCursor = last ? encodeCursor(request.keys, args.filter, rowOfSortValues(request.keys, last)) : null;
+  // Written only when the page asks for it: encoding the cursor costs more than a small page's splicing.
+  const nextCursor = () => (last ? encodeCursor(request.keys, args.filter, rowOfSortValues(request.keys, last)) : null);
   // Counted by Prisma as on the resolver path (in the estimate mode, from the plan of Prisma's probe).
   const total = once(() => countOrEstimate(context.prisma, delegateOf(context.prisma, definition.resource), request.where, context.exactTotalLimit));
   const result: Record<string, unknown> = {};
@@ -77,7 +78,7 @@ export async function readList(
         pageObject[pageKey.key] = await pageValue(pageKey, {
           limit,
           offset: request.skip,
-          next_cursor: nextCursor,
+          nextCursor,
           total,
         });
       }
@@ -89,7 +90,7 @@ export async function readList(
 
 async function pageValue(
   pageKey: PageKey,
-  page: { limit: number; offset: number; next_cursor: string | null; total: () => Promise<PageTotal> },
+  page: { limit: number; offset: number; nextCursor: () => string | null; total: () => Promise<PageTotal> },
 ): Promise<unknown> {
   switch (pageKey.field) {
     case '__typename':
@@ -98,8 +99,10 @@ async function pageValue(
       return (await page.total()).total;
     case 'total_is_estimate':
       return (await page.total()).estimated;
+    case 'next_cursor':
+      return page.nextCursor();
     default:
-      return page[pageKey.field as 'limit' | 'offset' | 'next_cursor'];
+      return page[pageKey.field as 'limit' | 'offset'];
   }
 }
 

@@ -60,6 +60,14 @@ export interface DirectGraphQL {
 }
 
 export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
+  // An operation without variables costs the same on every request: walked once.
+  const fixedCosts = new WeakMap<OperationDefinitionNode, number>();
+  const costOf = (document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): number => {
+    if (operation.variableDefinitions?.length) return fanOutCost(options.schema, document, operation, variables);
+    let cost = fixedCosts.get(operation);
+    if (cost === undefined) fixedCosts.set(operation, (cost = fanOutCost(options.schema, document, operation, variables)));
+    return cost;
+  };
   const known = ({ accept, body }: GraphQLPost): KnownRequest | undefined => {
     if (!JSON_ACCEPT.has(accept) || !isPlainObject(body)) return undefined;
     if (!Object.keys(body).every((key) => BODY_KEYS.has(key))) return undefined;
@@ -78,7 +86,7 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     } catch {
       return false;
     }
-    if (fanOutCost(options.schema, document, operation, raw) > options.maxFanOut) return false;
+    if (costOf(document, operation, raw) > options.maxFanOut) return false;
     try {
       authorizeOperation(document, context.principal, { schema: options.schema, variables: raw, operationName });
     } catch {
