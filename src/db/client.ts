@@ -239,15 +239,21 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // an abandoned statement there ends at the server's statement timeout.
       if (!signal || pooled) return (await pool.query(query)).rows as Row[];
       const client = await pool.connect();
+      let cancelled = false;
       // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
-      const cancel = () => void cancelBackend(url, (client as unknown as { processID?: number }).processID);
+      const cancel = () => {
+        cancelled = true;
+        void cancelBackend(url, (client as unknown as { processID?: number }).processID);
+      };
       signal.addEventListener('abort', cancel, { once: true });
       const lost = watchCheckedOut(client);
       try {
         return (await client.query(query)).rows as Row[];
       } finally {
         signal.removeEventListener('abort', cancel);
-        client.release(lost());
+        // A cancel sent for this statement may land after it ended: the session is not lent again, or
+        // the cancel would stop whatever ran on it next (a usage flush at shutdown, say).
+        client.release(cancelled ? new Error('a cancel was sent to this session') : lost());
       }
     },
     transaction: async (work) => {

@@ -98,3 +98,20 @@ it('cancels a compiled read whose client left, long before the statement timeout
   }
   expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
 });
+
+it('a session a cancel was sent to is not lent again: a late cancel cannot stop the next statement', async () => {
+  const { openDatabase } = await import('../../src/db/client.ts');
+  const db = await openDatabase({ url: testPostgresUrl(), poolSize: 1 });
+  try {
+    const pidOf = async () => (await db.sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
+    const before = await pidOf();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    // The client leaves while the read runs on the pool's one session; the cancel goes to that session.
+    await db.sql.prepared('SELECT pg_sleep(0.5)', [], controller.signal).catch(() => undefined);
+    // Whatever runs next runs on a session of its own, out of reach of a cancel still on its way.
+    expect(await pidOf()).not.toBe(before);
+  } finally {
+    await db.close();
+  }
+});
