@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:cpu`: where a request's CPU goes, party by party, for our server and the physical
+ * limit under the same load. A CPU profile of a server sharing two cores with PostgreSQL and the load
+ * generator counts the time its thread waits for a core inside `writev` (a write to loopback wakes the
+ * reader, which may take the core): it showed a third of our time in socket writes that strace times
+ * at 12 µs each, as the limit's. The kernel's own accounting does not: this reads each party's user
+ * and system CPU (/proc/<pid>/stat, the sum over PostgreSQL's processes, this process for autocannon)
+ * before and after a fixed load and divides by the requests served.
+ *
+ * Run after `npm run bench` has seeded the database (BENCH_DATABASE_URL, default `venture_bench`).
+ * BENCH_SCENARIOS picks scenarios by a part of their name (default `by id,flat`), BENCH_SECONDS (6)
+ * per round, BENCH_ROUNDS (2) alternating rounds, 16 connections.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { obtainHeaders, ROOT, startOurServer, type OurServer } from './our-server.ts';
+import { scenarios } from './scenarios.ts';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench';
+const WANTED = (process.env.BENCH_SCENARIOS ?? 'by id,flat').split(',');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User and system CPU of a process, in µs. */
+function cpuOf(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const toMicros = (ticks: string) => (Number(ticks) * 1e6) / CLOCK_TICKS_PER_SECOND;
+  return { user: toMicros(fields[11]!), system: toMicros(fields[12]!) };
+}
+
+/** The CPU of each PostgreSQL process alive now, by pid. */
+function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const { user, system } = cpuOf(Number(entry));
+      byPid.set(Number(entry), user + system);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return byPid;
+}
+
+/** What PostgreSQL's processes alive at both readings spent between them (a pool's idle backend may end meanwhile). */
+function postgresSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, cpu] of after) spent += cpu - (before.get(pid) ?? 0);
+  return spent;
+}
+
+function startLimit(): Promise<ChildProcess> {
+  const child = fork(join(ROOT, 'bench/physical-limit-server.ts'), [], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '4832', DATABASE_URL },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve) => child.once('message', () => resolve(child)));
+}
+
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+const ids = (await pool.query<{ id: number }>('SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 1000')).rows.map((row) => row.id);
+await pool.end();
+if (ids.length === 0) throw new Error(`${DATABASE_URL} holds no entities: run npm run bench first`);
+
+const server: OurServer = { port: 4831, databaseUrl: DATABASE_URL, clientId: 'bench-admin', clientSecret: `vds_${randomBytes(32).toString('base64url')}`, env: { EXACT_TOTAL_LIMIT: '20000' } };
+const ours = await startOurServer(server);
+const limit = await startLimit();
+try {
+  const headers = await obtainHeaders(server);
+  console.log('µs of CPU per request (user + system), 16 connections');
+  console.log('scenario                   server  req/s   server (sys)   PostgreSQL   load generator   all');
+  for (const scenario of scenarios(ids).filter((candidate) => WANTED.some((part) => candidate.name.toLowerCase().includes(part)))) {
+    const targets = [
+      { name: 'ours', child: ours, url: `http://127.0.0.1:${server.port}${scenario.ours.path}`, method: scenario.ours.method, body: scenario.ours.body, headers },
+      { name: 'limit', child: limit, url: `http://127.0.0.1:4832${scenario.limit}`, method: 'GET', body: undefined, headers: {} },
+    ];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const target of targets) {
+        const load = (seconds: number) =>
+          autocannon({ url: target.url, method: target.method as 'GET', body: target.body, headers: target.headers, connections: 16, duration: seconds });
+        if (round === 0) await load(2);
+        const server0 = cpuOf(target.child.pid!);
+        const postgres0 = postgresCpu();
+        const own0 = process.cpuUsage();
+        const result = await load(SECONDS);
+        const server1 = cpuOf(target.child.pid!);
+        const postgres = postgresSpent(postgres0, postgresCpu());
+        const own = process.cpuUsage(own0);
+        const per = (micros: number) => (micros / result.requests.total).toFixed(0).padStart(5);
+        const serverCpu = server1.user + server1.system - server0.user - server0.system;
+        const all = serverCpu + postgres + own.user + own.system;
+        console.log(
+          `${scenario.name.padEnd(26)} ${target.name.padEnd(6)} ${String(Math.round(result.requests.average)).padStart(5)}   ${per(serverCpu)} (${per(server1.system - server0.system)})   ${per(postgres)}        ${per(own.user + own.system)}            ${per(all)}`,
+        );
+      }
+    }
+  }
+} finally {
+  ours.kill('SIGTERM');
+  limit.kill('SIGTERM');
+}
