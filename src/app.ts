@@ -35,6 +35,7 @@ import { corsPolicy } from './http/cors.ts';
 import { createDocsHandlers, serveAssets } from './http/docs.ts';
 import { frontDoor } from './http/front-door.ts';
 import { weakEtag } from './http/etag.ts';
+import { HeaderBag } from './http/header-bag.ts';
 import { isGraphQLRequest, sendGraphQLError } from './http/graphql-error.ts';
 import { bodyReadError, jsonBody } from './http/json-body.ts';
 import { clientGone } from './http/client-gone.ts';
@@ -58,7 +59,6 @@ import { startChangeWorker } from './changes/worker.ts';
 import { countRequests } from './usage/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
-import { HeaderBag } from './http/header-bag.ts';
 
 export interface AppDependencies {
   config: Config;

@@ -79,7 +79,6 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     return { document, operation, variables: (variables ?? {}) as Variables, operationName };
   };
   const serve = async ({ document, operation, variables: raw, operationName }: KnownRequest, res: ServerResponse, transport: TransportContext) => {
-
     let context: GraphQLContext;
     try {
       context = await options.createContext(transport);

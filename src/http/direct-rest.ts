@@ -14,7 +14,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { stringify } from '../compile/json-text.ts';
 import type { RestHandler, RestResponse } from '../rest/handler.ts';
 import { toRestRequest } from '../rest/express.ts';
-import { requestId } from './request-id.ts';
+import { serveObserved } from './direct-exchange.ts';
 
 export interface DirectRestOptions {
   handle: RestHandler;
@@ -33,7 +33,6 @@ const JSON_ACCEPT = new Set(['*/*', 'application/json']);
 
 /** Returns false, touching nothing, for a request express must serve. */
 export function directRest(options: DirectRestOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const noop = () => undefined;
   return (req, res) => {
     const url = req.url ?? '';
     const headers = req.headers;
@@ -57,12 +56,8 @@ export function directRest(options: DirectRestOptions): (req: IncomingMessage, r
     const query = queryAt === -1 ? {} : { ...parseQuery(url.slice(queryAt + 1)) };
     if (query.format !== undefined) return false;
 
-    // What the middlewares and toRestRequest read of express's request and response, and no more.
-    const request = Object.assign(req, { baseUrl: '', path, query, body: undefined, get: (name: string) => header(req, name) }) as unknown as Request;
-    const response = Object.assign(res, { locals: {} }) as unknown as Response;
     options.onServed();
-    requestId(request, response, () => {
-      for (const observe of options.observers) observe(request, response, noop);
+    serveObserved(req, res, { path, query, body: undefined }, options.observers, (request, response) => {
       options.handle(toRestRequest(request, response)).then(
         (answer) => send(res, answer, options.etag),
         (error: unknown) => {
@@ -73,13 +68,6 @@ export function directRest(options: DirectRestOptions): (req: IncomingMessage, r
     });
     return true;
   };
-}
-
-/** express's `req.get`: Referer and Referrer are one header. */
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  const value = req.headers[lower === 'referrer' ? 'referer' : lower];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** src/rest/express.ts `sendResponse`, as express's `res.status().set()`, `res.type()` and `res.send()` write it. */

@@ -17,8 +17,7 @@ import type { Logger } from '../logger.ts';
 import type { DirectGraphQL } from '../graphql/direct-graphql.ts';
 import type { TransportContext } from '../graphql/yoga.ts';
 import { BODY_LIMITS, findJsonProblem, notJson, unreadable } from './json-body.ts';
-import { header } from './direct-rest.ts';
-import { requestId } from './request-id.ts';
+import { serveObserved } from './direct-exchange.ts';
 
 export interface GraphQLPostOptions {
   direct: DirectGraphQL;
@@ -46,7 +45,6 @@ type ReadRequest = IncomingMessage & { body?: unknown; [BODY_FAILURE]?: AppError
 
 /** Returns false, touching nothing, for a request express must serve from its first byte. */
 export function graphqlPost(options: GraphQLPostOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const noop = () => undefined;
   return (req, res) => {
     const headers = req.headers;
     const length = Number(headers['content-length']);
@@ -66,20 +64,18 @@ export function graphqlPost(options: GraphQLPostOptions): (req: IncomingMessage,
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('error', () => options.next(failed(req, unreadable()), res));
     req.once('end', () => {
-      const read = req as ReadRequest;
       if (!req.complete) return options.next(failed(req, unreadable()), res);
       const body = parseObject(Buffer.concat(chunks).toString('utf8'));
       if (body === undefined) return options.next(failed(req, notJson()), res);
-      read.body = body;
+      // Where express's chain reads it, should the request go on to it.
+      (req as ReadRequest).body = body;
       const known = !findJsonProblem(body, BODY_LIMITS) && !findNul(body, 'body') ? options.direct.known({ accept: headers.accept, body }) : undefined;
       if (!known) return options.next(req, res);
 
-      // What the middlewares, the transport and yoga read of express's request and response, and no more.
-      const request = Object.assign(req, { baseUrl: '', path: '/graphql', originalUrl: '/graphql', query: {}, get: (name: string) => header(req, name) }) as unknown as Request;
-      const response = Object.assign(res, { locals: { endpoint: 'POST /graphql' } }) as unknown as Response;
       options.onServed();
-      requestId(request, response, () => {
-        for (const observe of options.observers) observe(request, response, noop);
+      serveObserved(req, res, { path: '/graphql', query: {}, body }, options.observers, (request, response) => {
+        // Usage names GraphQL by method and path, like a REST route template (docs/usage.md).
+        response.locals.endpoint = 'POST /graphql';
         const transport = options.transport(request, response);
         options.direct
           .serve(known, res, transport)

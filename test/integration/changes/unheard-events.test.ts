@@ -51,7 +51,7 @@ it('builds no event while no webhook listens, and only the heard ones when one d
   const [start] = await db.sql.query<{ position: string; resource: string; object_id: number }>(
     "SELECT position::text, resource, object_id FROM change_followers WHERE name = 'webhook-events'",
   );
-  const [{ changes }] = await db.sql.query<{ changes: number }>('SELECT count(*)::int AS changes FROM changes');
+  const changes = (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0]!.n;
 
   sent = [];
   expect(await followToTheEnd()).toBe(changes);
@@ -66,8 +66,8 @@ it('builds no event while no webhook listens, and only the heard ones when one d
   expect(await followToTheEnd()).toBe(changes);
   const types = sent.flat();
   expect(new Set(types)).toEqual(new Set(['entity.created']));
-  const [{ entities }] = await db.sql.query<{ entities: number }>('SELECT count(*)::int AS entities FROM entities');
+  const entities = (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM entities'))[0]!.n;
   expect(types).toHaveLength(entities);
-  const [{ stored }] = await db.sql.query<{ stored: number }>("SELECT count(*)::int AS stored FROM webhook_events WHERE type = 'entity.created'");
+  const stored = (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_events WHERE type = 'entity.created'"))[0]!.n;
   expect(stored).toBe(entities);
 });
