@@ -9,9 +9,10 @@
  *
  * Run after `npm run bench` has seeded the database (BENCH_DATABASE_URL, default `venture_bench`).
  * BENCH_SCENARIOS picks scenarios by a part of their name (default `by id,flat`), BENCH_SECONDS (6)
- * per round, BENCH_ROUNDS (2) alternating rounds, 16 connections.
+ * per round, BENCH_ROUNDS (2) alternating rounds, 16 connections. With BENCH_POSTGRAPHILE_URL, the
+ * peer (found by the port it listens on) is measured too on the scenarios it has a query for.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ const WANTED = (process.env.BENCH_SCENARIOS ?? 'by id,flat').split(',');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CLOCK_TICKS_PER_SECOND = 100;
+const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
 
 /** User and system CPU of a process, in µs. */
 function cpuOf(pid: number): { user: number; system: number } {
@@ -56,6 +58,14 @@ function postgresSpent(before: Map<number, number>, after: Map<number, number>):
   return spent;
 }
 
+/** The pid of the process listening on a URL's port (the peer is started by its own script). */
+function listenerPid(url: string): number {
+  const listing = execFileSync('ss', ['-ltnpH', `sport = :${new URL(url).port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(listing)?.[1];
+  if (!pid) throw new Error(`nothing listens on ${url}`);
+  return Number(pid);
+}
+
 function startLimit(): Promise<ChildProcess> {
   const child = fork(join(ROOT, 'bench/physical-limit-server.ts'), [], {
     cwd: ROOT,
@@ -80,19 +90,23 @@ try {
   console.log('scenario                   server  req/s   server (sys)   PostgreSQL   load generator   all');
   for (const scenario of scenarios(ids).filter((candidate) => WANTED.some((part) => candidate.name.toLowerCase().includes(part)))) {
     const targets = [
-      { name: 'ours', child: ours, url: `http://127.0.0.1:${server.port}${scenario.ours.path}`, method: scenario.ours.method, body: scenario.ours.body, headers },
-      { name: 'limit', child: limit, url: `http://127.0.0.1:4832${scenario.limit}`, method: 'GET', body: undefined, headers: {} },
+      { name: 'ours', pid: ours.pid!, url: `http://127.0.0.1:${server.port}${scenario.ours.path}`, method: scenario.ours.method, body: scenario.ours.body, headers },
+      { name: 'limit', pid: limit.pid!, url: `http://127.0.0.1:4832${scenario.limit}`, method: 'GET', body: undefined, headers: {} },
     ];
+    if (PEER_URL && scenario.peer) {
+      const body = JSON.stringify({ query: scenario.peer });
+      targets.push({ name: 'peer', pid: listenerPid(PEER_URL), url: PEER_URL, method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    }
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const target of targets) {
         const load = (seconds: number) =>
           autocannon({ url: target.url, method: target.method as 'GET', body: target.body, headers: target.headers, connections: 16, duration: seconds });
         if (round === 0) await load(2);
-        const server0 = cpuOf(target.child.pid!);
+        const server0 = cpuOf(target.pid);
         const postgres0 = postgresCpu();
         const own0 = process.cpuUsage();
         const result = await load(SECONDS);
-        const server1 = cpuOf(target.child.pid!);
+        const server1 = cpuOf(target.pid);
         const postgres = postgresSpent(postgres0, postgresCpu());
         const own = process.cpuUsage(own0);
         const per = (micros: number) => (micros / result.requests.total).toFixed(0).padStart(5);
