@@ -57,19 +57,20 @@ function page(row: string, pageSql: string, order: string, prefix: string, suffi
 
 /**
  * The physical limit's statements (bench/physical-limit-server.ts): each response body, whole, as
- * the one text value of one named statement, with the parameters ours binds.
+ * the one text value of one named statement, with the parameters ours binds and the page's LIMIT
+ * written into the text as ours writes it (so both are planned once per session).
  */
 export const LIMIT_SQL = {
   list: {
     text: page(
       ENTITY_JSON,
       `SELECT r.id, r.total_funding_usd AS k0, r.id AS k1, r.total_funding_usd::text || ',' || r.id AS cursor FROM entities r
-       WHERE ((r.launch_year >= $2 AND r.is_company = $3) AND r.deleted_at IS NULL) ORDER BY r.total_funding_usd DESC, r.id ASC LIMIT $4 OFFSET $5`,
+       WHERE ((r.launch_year >= $2 AND r.is_company = $3) AND r.deleted_at IS NULL) ORDER BY r.total_funding_usd DESC, r.id ASC LIMIT 26`,
       'p.k0 DESC, p.k1 ASC',
       '{"data":[',
       (next) => `'],"page":{"limit":25,"offset":0,"next_cursor":' || ${next} || '}}'`,
     ),
-    values: [true, 2010, true, 26, 0],
+    values: [true, 2010, true],
   },
   byId: {
     text: `SELECT '{"data":' || ${ENTITY_JSON}::text || '}' AS body FROM entities r WHERE (r.id = $2 AND r.deleted_at IS NULL) ORDER BY r.id LIMIT 1`,
@@ -78,22 +79,22 @@ export const LIMIT_SQL = {
   nested: {
     text: page(
       NESTED_JSON,
-      'SELECT r.id, r.id AS k0, r.id::text AS cursor FROM entities r WHERE r.deleted_at IS NULL ORDER BY r.id ASC LIMIT $2 OFFSET $3',
+      'SELECT r.id, r.id AS k0, r.id::text AS cursor FROM entities r WHERE r.deleted_at IS NULL ORDER BY r.id ASC LIMIT 26',
       'p.k0 ASC',
       '{"data":{"entities":{"data":[',
       () => `']}}}'`,
     ),
-    values: [true, 26, 0],
+    values: [true],
   },
   flat: {
     text: page(
       FLAT_JSON,
-      'SELECT r.id, r.id AS k0, r.id::text AS cursor FROM entities r WHERE r.deleted_at IS NULL ORDER BY r.id ASC LIMIT $1 OFFSET $2',
+      'SELECT r.id, r.id AS k0, r.id::text AS cursor FROM entities r WHERE r.deleted_at IS NULL ORDER BY r.id ASC LIMIT 26',
       'p.k0 ASC',
       '{"data":{"entities":{"data":[',
       () => `']}}}'`,
     ),
-    values: [26, 0],
+    values: [],
   },
 } as const;
 

@@ -31,8 +31,8 @@ FROM (
     WHERE w1."entity_id" = r."id" AND w1."tag_id" = ANY($3)
   )) AND r."deleted_at" IS NULL))
   ORDER BY r."launch_year" DESC NULLS LAST, r."id" ASC
-  LIMIT $4 OFFSET $5
+  LIMIT 6
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 DESC NULLS LAST, p.k1 ASC
--- params: ["United States",2015,[43],6,0]
+-- params: ["United States",2015,[43]]

@@ -64,8 +64,8 @@ FROM (
   FROM "entities" r
   WHERE (r."deleted_at" IS NULL AND ((r."launch_year" < $2 OR r."launch_year" IS NULL) OR (r."launch_year" = $3 AND r."name" > $4) OR (r."launch_year" = $5 AND r."name" = $6 AND r."id" > $7)))
   ORDER BY r."launch_year" DESC NULLS LAST, r."name" ASC, r."id" ASC
-  LIMIT $8 OFFSET $9
+  LIMIT 11
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 DESC NULLS LAST, p.k1 ASC, p.k2 ASC
--- params: [true,2020,2020,"Polarnest",2020,"Polarnest",27,11,0]
+-- params: [true,2020,2020,"Polarnest",2020,"Polarnest",27]

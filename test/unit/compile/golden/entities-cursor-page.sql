@@ -62,8 +62,8 @@ FROM (
   FROM "entities" r
   WHERE (r."deleted_at" IS NULL AND (r."total_funding_usd" <= $2 AND (r."total_funding_usd" < $3 OR (r."total_funding_usd" = $4 AND r."id" > $5))))
   ORDER BY r."total_funding_usd" DESC, r."id" ASC
-  LIMIT $6 OFFSET $7
+  LIMIT 11
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 DESC, p.k1 ASC
--- params: [true,"21810000","21810000","21810000",27,11,0]
+-- params: [true,"21810000","21810000","21810000",27]

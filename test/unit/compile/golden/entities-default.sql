@@ -60,8 +60,8 @@ FROM (
   FROM "entities" r
   WHERE r."deleted_at" IS NULL
   ORDER BY r."id" ASC
-  LIMIT $2 OFFSET $3
+  LIMIT 26
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 ASC
--- params: [true,26,0]
+-- params: [true]

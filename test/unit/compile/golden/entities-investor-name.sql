@@ -76,8 +76,8 @@ FROM (
     )
   ) AND r."deleted_at" IS NULL)
   ORDER BY r."id" ASC
-  LIMIT $3 OFFSET $4
+  LIMIT 26
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 ASC
--- params: [true,"Sage%",26,0]
+-- params: [true,"Sage%"]

@@ -64,8 +64,8 @@ FROM (
   FROM "entities" r
   WHERE (r."name" ILIKE $2 AND r."deleted_at" IS NULL)
   ORDER BY r."total_funding_usd" DESC, r."name" ASC, r."id" ASC
-  LIMIT $3 OFFSET $4
+  LIMIT 26
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 DESC, p.k1 ASC, p.k2 ASC
--- params: [true,"%spark%",26,0]
+-- params: [true,"%spark%"]

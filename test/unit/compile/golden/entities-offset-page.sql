@@ -62,8 +62,8 @@ FROM (
   FROM "entities" r
   WHERE r."deleted_at" IS NULL
   ORDER BY r."name" ASC, r."id" ASC
-  LIMIT $2 OFFSET $3
+  LIMIT 11 OFFSET $2
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 ASC, p.k1 ASC
--- params: [true,11,20]
+-- params: [true,20]

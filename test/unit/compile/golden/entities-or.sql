@@ -66,8 +66,8 @@ FROM (
     WHERE w1."entity_id" = r."id" AND w1."tag_id" = ANY($2)
   ) OR r."launch_year" < $3) AND r."deleted_at" IS NULL)
   ORDER BY r."launch_year" DESC NULLS LAST, r."id" ASC
-  LIMIT $4 OFFSET $5
+  LIMIT 26
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 DESC NULLS LAST, p.k1 ASC
--- params: [true,[43],2000,26,0]
+-- params: [true,[43],2000]

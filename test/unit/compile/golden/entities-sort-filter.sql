@@ -62,8 +62,8 @@ FROM (
   FROM "entities" r
   WHERE (r."hq_country" = $2 AND r."deleted_at" IS NULL)
   ORDER BY r."total_funding_usd" DESC, r."id" ASC
-  LIMIT $3 OFFSET $4
+  LIMIT 26
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 DESC, p.k1 ASC
--- params: [true,"Germany",26,0]
+-- params: [true,"Germany"]

@@ -64,8 +64,8 @@ FROM (
     WHERE w1."entity_id" = r."id" AND w1."tag_id" = ANY($2)
   ) AND r."deleted_at" IS NULL)
   ORDER BY r."id" ASC
-  LIMIT $3 OFFSET $4
+  LIMIT 26
 ) p
 JOIN "entities" r ON r.id = p.id
 ORDER BY p.k0 ASC
--- params: [true,[43,28],26,0]
+-- params: [true,[43,28]]

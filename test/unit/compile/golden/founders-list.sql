@@ -95,8 +95,8 @@ FROM (
   FROM "founders" r
   WHERE TRUE
   ORDER BY r."launch_year" DESC NULLS LAST, r."name" ASC, r."id" ASC
-  LIMIT $1 OFFSET $2
+  LIMIT 6
 ) p
 JOIN "founders" r ON r.id = p.id
 ORDER BY p.k0 DESC NULLS LAST, p.k1 ASC, p.k2 ASC
--- params: [6,0]
+-- params: []

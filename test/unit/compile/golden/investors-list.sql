@@ -93,8 +93,8 @@ FROM (
     FROM "entities" w2
     WHERE w2."id" = r."id"
   ) ASC, r."id" ASC
-  LIMIT $1 OFFSET $2
+  LIMIT 26
 ) p
 JOIN "investors" r ON r.id = p.id
 ORDER BY p.k0 ASC, p.k1 ASC
--- params: [26,0]
+-- params: []

@@ -55,8 +55,8 @@ FROM (
   FROM "news_articles" r
   WHERE r."amount_usd" >= $1
   ORDER BY r."amount_usd" DESC NULLS LAST, r."id" ASC
-  LIMIT $2 OFFSET $3
+  LIMIT 6
 ) p
 JOIN "news_articles" r ON r.id = p.id
 ORDER BY p.k0 DESC NULLS LAST, p.k1 ASC
--- params: ["1000000",6,0]
+-- params: ["1000000"]

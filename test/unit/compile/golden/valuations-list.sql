@@ -30,8 +30,8 @@ FROM (
   FROM "valuations" r
   WHERE TRUE
   ORDER BY r."valuation_usd" DESC, r."id" ASC
-  LIMIT $1 OFFSET $2
+  LIMIT 6
 ) p
 JOIN "valuations" r ON r.id = p.id
 ORDER BY p.k0 DESC, p.k1 ASC
--- params: [6,0]
+-- params: []
