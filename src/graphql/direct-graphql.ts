@@ -95,12 +95,11 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     const text = await options.compiledReads.readDirect(document, operation, context, raw);
     if (text === undefined) return false;
     // As yoga writes a result (and useResponseHeaders adds the transport's headers after its own).
-    const chunk = Buffer.from(text, 'utf8');
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('content-length', chunk.length);
+    res.setHeader('content-length', Buffer.byteLength(text, 'utf8'));
     transport.responseHeaders.forEach((value, name) => res.setHeader(name, value));
-    res.end(chunk);
+    res.end(text, 'utf8');
     return true;
   };
   return { known, serve };

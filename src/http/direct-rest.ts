@@ -25,7 +25,7 @@ export interface DirectRestOptions {
   /** Told of each request served here (a metric). */
   onServed(): void;
   /** The app's `etag` setting: the ETag express's `res.send` gives the body. */
-  etag: (body: Buffer, encoding?: BufferEncoding) => string | undefined;
+  etag: (body: string | Buffer, encoding?: BufferEncoding) => string | undefined;
 }
 
 /** Accept headers that mean JSON to `wantsCsv` (src/rest/csv-export.ts) without asking content negotiation. */
@@ -79,9 +79,10 @@ function send(res: ServerResponse, [body, init]: RestResponse, etag: DirectRestO
     return;
   }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  const chunk = Buffer.from(stringify(body), 'utf8');
-  res.setHeader('Content-Length', chunk.length);
-  const tag = etag(chunk);
+  // Written as the string it is: node encodes it into the socket's buffer, with no Buffer of our own.
+  const text = stringify(body);
+  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  const tag = etag(text, 'utf8');
   if (tag) res.setHeader('ETag', tag);
-  res.end(chunk);
+  res.end(text, 'utf8');
 }

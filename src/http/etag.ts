@@ -7,6 +7,13 @@
 import { hash } from 'node:crypto';
 
 export function weakEtag(body: string | Buffer, encoding?: BufferEncoding): string {
+  // A UTF-8 string is hashed and measured as it is: copying it into a Buffer first cost an allocation
+  // the size of the body on every response.
+  if (typeof body === 'string' && (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8')) {
+    return tag(Buffer.byteLength(body, 'utf8'), hash('sha1', body, 'base64'));
+  }
   const bytes = typeof body === 'string' ? Buffer.from(body, encoding) : body;
-  return `W/"${bytes.length.toString(16)}-${hash('sha1', bytes, 'base64').slice(0, 27)}"`;
+  return tag(bytes.length, hash('sha1', bytes, 'base64'));
 }
+
+const tag = (length: number, sha1: string): string => `W/"${length.toString(16)}-${sha1.slice(0, 27)}"`;
