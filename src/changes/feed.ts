@@ -4,7 +4,7 @@
  * so a page that ends short can move the cursor to the head: everything up to it was read.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { SqlClient } from '../db/client.ts';
+import type { CancelSignal, SqlClient } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { encodePlace, endOf, isBefore, type FeedPlace } from './cursor.ts';
 import { recordFields, type ChangeKind, type ChangeResource } from './resources.ts';
@@ -67,7 +67,7 @@ export async function readChangePage(
   sql: Pick<SqlClient, 'prepared'>,
   schema: GraphQLSchema,
   request: ChangeRequest,
-  signal?: AbortSignal,
+  signal?: CancelSignal,
 ): Promise<ChangePage> {
   const after = request.since === 'now' ? undefined : request.since;
   const [row] = await sql.prepared<FeedRow>(FEED_STATEMENT, [

@@ -22,6 +22,16 @@ import { withReplicas, type ReplicaOptions, type ReplicaSet } from './replicas.t
 export type { PrismaClient } from './generated/prisma/client.ts';
 
 /** Raw SQL for what Prisma does not do: migrations, COPY-like bulk loads, advisory locks. */
+/**
+ * What a read listens to for its client leaving: an AbortSignal satisfies it, and so does the lighter
+ * one an HTTP request carries (src/http/client-gone.ts).
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface SqlClient {
   /** Runs one or more statements without parameters. */
   exec(sql: string): Promise<void>;
@@ -32,7 +42,7 @@ export interface SqlClient {
    * `signal` aborts (the client left), PostgreSQL cancels the statement; the embedded database has
    * no second session to cancel from and lets it finish.
    */
-  prepared<Row = Record<string, unknown>>(sql: string, params: readonly unknown[], signal?: AbortSignal): Promise<Row[]>;
+  prepared<Row = Record<string, unknown>>(sql: string, params: readonly unknown[], signal?: CancelSignal): Promise<Row[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(work: (sql: SqlTransaction) => Promise<T>): Promise<T>;
   /** LISTENs on a channel (src/sql/listen.ts); absent on a transaction's client. */
@@ -232,7 +242,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
-    prepared: async <Row,>(text: string, params: readonly unknown[], signal?: AbortSignal) => {
+    prepared: async <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal) => {
       options.onQuery?.(text);
       const query = { ...(pooled ? {} : { name: readName(text) }), text, values: [...params] };
       // Behind a pooler the session's process id is the pooler's own, not a server process to cancel:

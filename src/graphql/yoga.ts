@@ -13,6 +13,7 @@ import type { GraphiQLSite } from './graphiql-page.ts';
 import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
 import { useArmor } from './use-armor.ts';
 import type { HeaderBag } from '../http/header-bag.ts';
+import type { CancelSignal } from '../db/client.ts';
 
 /** What each transport hands the pipeline about the HTTP request. */
 export interface TransportContext {
@@ -27,7 +28,7 @@ export interface TransportContext {
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer (src/http/client-gone.ts). */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
 }

@@ -7,9 +7,9 @@
  * the export always runs to the end. It is one request for authentication, the rate limit and usage
  * however many pages it walks; one that cannot finish is cut, logged and counted (docs/read-api.md).
  */
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
+import type { CancelSignal } from '../db/client.ts';
 import { cutShort } from '../http/access-log.ts';
 import { dimensionKey } from '../aggregate/dimensions.ts';
 import { materialize } from '../compile/json-text.ts';
@@ -188,12 +188,26 @@ const aggregateColumns = (info: NonNullable<ListBody['query_info']>): string[] =
 ];
 
 /** Waits for the stringifier to drain, or for the client to leave (then the caller sees `gone()`). */
-async function drained(csv: NodeJS.EventEmitter, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await once(csv, 'drain', signal ? { signal } : {});
-  } catch (error) {
-    if (!signal?.aborted) throw error;
-  }
+function drained(csv: NodeJS.EventEmitter, signal: CancelSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const stopListening = () => {
+      csv.off('drain', onDrain);
+      csv.off('error', onError);
+      signal?.removeEventListener('abort', onDrain);
+    };
+    const onDrain = () => {
+      stopListening();
+      resolve();
+    };
+    const onError = (error: unknown) => {
+      stopListening();
+      reject(error);
+    };
+    csv.once('drain', onDrain);
+    csv.once('error', onError);
+    signal?.addEventListener('abort', onDrain);
+  });
 }
 
 /** The error envelope's code and message, when a page answered one. */

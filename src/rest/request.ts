@@ -1,5 +1,6 @@
 /** The transport-neutral REST request the handler works on (express.ts builds it). */
 import type { Principal } from '../auth/principal.ts';
+import type { CancelSignal } from '../db/client.ts';
 import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
 import { closeMatches } from '../filter/suggest.ts';
 import type { HeaderBag } from '../http/header-bag.ts';
@@ -20,7 +21,7 @@ export interface RestRequest {
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /**
    * Served as a later pass of this request (an MCP tool call of its HTTP request): authenticated,
    * charged to the rate limit and given its context once, with that one.

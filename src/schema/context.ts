@@ -1,5 +1,5 @@
 /** The GraphQL context, built per request by app.ts for both transports. */
-import type { PrismaClient, SqlClient } from '../db/client.ts';
+import type { CancelSignal, PrismaClient, SqlClient } from '../db/client.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../changes/secret-box.ts';
@@ -12,7 +12,7 @@ export interface GraphQLContext {
   /** The compiled reads' statements (src/compile), on the same connections as Prisma's. */
   readonly sql: Pick<SqlClient, 'prepared'>;
   /** Aborted when the client leaves before the answer: a compiled read then cancels its statement. */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: CancelSignal | undefined;
   readonly principal: Principal | null;
   readonly requestId: string;
   readonly logger: Logger;
