@@ -20,6 +20,8 @@ export interface OurServer {
   clientSecret: string;
   /** More of the environment (EXACT_TOTAL_LIMIT, WEB_CONCURRENCY, USAGE_COUNTING, ...). */
   env?: Record<string, string>;
+  /** More flags for node (`--cpu-prof`, which NODE_OPTIONS does not accept). */
+  execArgv?: string[];
 }
 
 let built = false;
@@ -50,7 +52,7 @@ export async function startOurServer(server: OurServer): Promise<ChildProcess> {
       RATE_LIMIT_BURST: '1000000',
       ...server.env,
     },
-    execArgv: ['--enable-source-maps'],
+    execArgv: ['--enable-source-maps', ...(server.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   for (let attempt = 0; attempt < 120; attempt += 1) {
