@@ -10,7 +10,8 @@
  * Whenever any of those says no (a refused token, a permission, a limit, variables or arguments the
  * resolvers must word), nothing has been answered or counted, and the request goes on to yoga, which
  * makes the same checks again and answers as always: authentication is remembered per request
- * (src/auth/index.ts), so it is neither repeated nor charged twice.
+ * (src/auth/index.ts), so it is neither repeated nor charged twice. A read the database failed goes on
+ * to yoga with its failure, which yoga answers as its own without running the read a second time.
  */
 import { getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { ServerResponse } from 'node:http';
@@ -94,6 +95,11 @@ export function directGraphQL(options: DirectGraphQLOptions): DirectGraphQL {
     if (options.routeReads) context = { ...context, ...options.routeReads(context, document, operationName) };
     const text = await options.compiledReads.readDirect(document, operation, context, raw);
     if (text === undefined) return false;
+    if (typeof text !== 'string') {
+      // yoga words and logs the failure as for any read, with its status and headers, and reads nothing.
+      transport.compiledReadFailure = text;
+      return false;
+    }
     // As yoga writes a result (and useResponseHeaders adds the transport's headers after its own).
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');

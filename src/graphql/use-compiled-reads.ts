@@ -47,9 +47,16 @@ export interface CompiledReads {
   knownDocument(query: string): DocumentNode | undefined;
   /**
    * The operation's response body (`{"data":...}`) from its compiled plan, counted as compiled and
-   * direct; undefined, with nothing counted, when the pipeline must serve it (it then counts it).
+   * direct; undefined, with nothing counted, when the pipeline must serve it (it then counts it); or
+   * the read's failure (the database's, not the request's), which the pipeline answers without reading
+   * again when the transport carries it as `compiledReadFailure`.
    */
-  readDirect(document: DocumentNode, operation: OperationDefinitionNode, context: GraphQLContext, variables: Variables): Promise<string | undefined>;
+  readDirect(document: DocumentNode, operation: OperationDefinitionNode, context: GraphQLContext, variables: Variables): Promise<string | CompiledReadFailure | undefined>;
+}
+
+/** A compiled read that failed for a reason other than its request (the database was unavailable, say). */
+export interface CompiledReadFailure {
+  error: unknown;
 }
 
 /** Documents remembered by text for the direct /graphql path; all are forgotten when it fills. */
@@ -122,9 +129,14 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
       if (error instanceof NotCompiled) return fallBack(context, error.reason, error.message);
       const appError = findAppError(error);
       if (appError) return fallBack(context, 'invalid_arguments', appError.message);
-      compiledReads.inc();
-      return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []), context.requestId)] };
+      return failed(error, operation, context);
     }
+  };
+
+  /** A compiled read's failure as the pipeline answers it: counted as compiled, masked and logged as yoga would. */
+  const failed = (error: unknown, operation: OperationDefinitionNode, context: GraphQLContext): ExecutionResult => {
+    compiledReads.inc();
+    return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []), context.requestId)] };
   };
 
   const coerce = (context: GraphQLContext, operation: OperationDefinitionNode, raw: Variables): Variables | typeof FELL_BACK => {
@@ -144,6 +156,12 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
         const operation = getOperationAST(args.document, args.operationName);
         // Only queries are compiled (compileOperation relies on it); writes are not reads to count.
         if (!operation || operation.operation !== 'query') return;
+        // The direct path read this request already and the database failed it: answered, not read again.
+        const failure = (args.contextValue as TransportContext).compiledReadFailure;
+        if (failure) {
+          setResultAndStopExecution(failed(failure.error, operation, context));
+          return;
+        }
         const variables = coerce(context, operation, (args.variableValues ?? {}) as Variables);
         if (variables === FELL_BACK) return;
         const result = await run(planFor(args.schema, args.document, operation, variables), operation, context, variables);
@@ -195,9 +213,10 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
       let data: Record<string, unknown>;
       try {
         data = await plan.read(context, variables);
-      } catch {
-        // An argument the resolvers word, a compiler gap, or a failure the pipeline reports: all its.
-        return undefined;
+      } catch (error) {
+        // An argument the resolvers word or a compiler gap is the pipeline's to serve; any other failure
+        // it reports, from this read.
+        return error instanceof NotCompiled || findAppError(error) ? undefined : { error };
       }
       compiledReads.inc();
       direct.inc();

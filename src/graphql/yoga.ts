@@ -29,6 +29,11 @@ export interface TransportContext {
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer (src/http/client-gone.ts). */
   signal?: CancelSignal;
+  /**
+   * Set by the direct /graphql path (src/graphql/direct-graphql.ts) when the compiled read it ran failed
+   * for a reason other than the request: the pipeline answers that failure instead of reading again.
+   */
+  compiledReadFailure?: { error: unknown };
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
 }

@@ -5,9 +5,11 @@
  * headers included. Every request the direct path cannot finish goes on to yoga untouched: a refused
  * token, a missing permission, the fan-out limit, bad variables, an argument the resolvers word; each
  * is answered exactly as when the document is new, charged to the rate limit once and counted once.
+ * A read the database fails is handed on with its failure: yoga answers it without reading again.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
+import type { SqlClient } from '../../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
 import { compiledReadsMovedBy } from '../../helpers/compiled-reads.ts';
@@ -18,12 +20,20 @@ let db: TestDatabase;
 let app: TestApp;
 let admin: TestCredentials;
 let newsOnly: TestCredentials;
+let preparedReads = 0;
+let failing = false;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedDatabase(db, { entities: 40 });
+  // The compiled reads' statements, counted; while `failing`, each fails as a lost connection does.
+  const prepared: SqlClient['prepared'] = (sql, params, signal) => {
+    preparedReads += 1;
+    if (failing) return Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }));
+    return db.sql.prepared(sql, params, signal);
+  };
   // A rate limit that refills slowly, so the charge of each request shows in RateLimit-Remaining.
-  app = await startTestApp({ db, env: { GRAPHQL_MAX_FAN_OUT: '5000', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '100000' } });
+  app = await startTestApp({ db: { ...db, sql: { ...db.sql, prepared } }, env: { GRAPHQL_MAX_FAN_OUT: '5000', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '100000' } });
   admin = await createApiKeyAndToken(app);
   newsOnly = await createApiKeyAndToken(app, { permissions: ['read:news'] });
 }, 120_000);
@@ -130,4 +140,23 @@ describe('what the direct path leaves to yoga is answered as for a new document'
   test('the rate limit is charged once for a request the direct path hands on', async () => {
     expect(await charged(() => post({ query: known, variables: { limit: 'two' } }, admin.headers))).toBe(true);
   });
+});
+
+test('a read the database fails is read once and answered as for a new document', async () => {
+  const query = fresh('{ entities(limit: 2) { data { id name } } }');
+  expect((await post({ query }, admin.headers)).status).toBe(200);
+  failing = true;
+  try {
+    const reads = preparedReads;
+    let onKnown!: Raw;
+    const moved = await compiledReadsMovedBy(app, async () => (onKnown = await post({ query }, admin.headers)));
+    expect(preparedReads - reads).toBe(1);
+    expect(moved).toEqual({ compiled: 1, direct: 0, fallbacks: {} });
+    expect(onKnown.body).toContain('SERVICE_UNAVAILABLE');
+    const onNew = await post({ query: fresh(query) }, admin.headers);
+    expect(preparedReads - reads).toBe(2);
+    expect(comparable(onKnown)).toEqual(comparable(onNew));
+  } finally {
+    failing = false;
+  }
 });
