@@ -21,7 +21,6 @@ import { withReplicas, type ReplicaOptions, type ReplicaSet } from './replicas.t
 
 export type { PrismaClient } from './generated/prisma/client.ts';
 
-/** Raw SQL for what Prisma does not do: migrations, COPY-like bulk loads, advisory locks. */
 /**
  * What a read listens to for its client leaving: an AbortSignal satisfies it, and so does the lighter
  * one an HTTP request carries (src/http/client-gone.ts).
@@ -32,6 +31,7 @@ export interface CancelSignal {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/** Raw SQL for what Prisma does not do: migrations, COPY-like bulk loads, advisory locks. */
 export interface SqlClient {
   /** Runs one or more statements without parameters. */
   exec(sql: string): Promise<void>;
