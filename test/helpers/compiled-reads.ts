@@ -2,6 +2,7 @@
  * Which path served a request, from the compiled reads' counters on /metrics (src/graphql/use-compiled-reads.ts):
  * operations compiled, of those the ones served without the GraphQL pipeline, and fallbacks by reason.
  */
+import type { SqlClient } from '../../src/db/client.ts';
 import type { TestApp } from './app.ts';
 
 export interface CompiledReadCounters {
@@ -35,4 +36,23 @@ export async function compiledReadsMovedBy(app: TestApp, work: () => Promise<unk
       .filter(([, count]) => count !== 0),
   );
   return { compiled: after.compiled - before.compiled, direct: after.direct - before.direct, fallbacks };
+}
+
+/** A statement of the compiled reads as the app sent it, parameters included. */
+export interface SentStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * The database as an app sees it, with every statement of its compiled reads (SqlClient.prepared, which
+ * only they use) appended to `sent` before it runs: what PostgreSQL received, in order.
+ */
+export function recordingStatements<Db extends { sql: SqlClient }>(db: Db): { db: Db; sent: SentStatement[] } {
+  const sent: SentStatement[] = [];
+  const prepared: SqlClient['prepared'] = (sql, params, signal) => {
+    sent.push({ sql, params: [...params] });
+    return db.sql.prepared(sql, params, signal);
+  };
+  return { db: { ...db, sql: { ...db.sql, prepared } }, sent };
 }

@@ -6,14 +6,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { seedDatabase } from '../../src/data/seed/index.ts';
-import type { SqlClient } from '../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
+import { recordingStatements, type SentStatement } from '../helpers/compiled-reads.ts';
 import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
 
 const EXECUTIONS = 10;
 
-const captured: { sql: string; params: readonly unknown[] }[] = [];
+let captured: SentStatement[];
 let db: TestDatabase;
 let app: TestApp;
 let auth: TestCredentials;
@@ -22,11 +22,9 @@ let session: pg.Client;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedDatabase(db, { entities: 5_000 });
-  const prepared: SqlClient['prepared'] = (sql, params, signal) => {
-    captured.push({ sql, params: [...params] });
-    return db.sql.prepared(sql, params, signal);
-  };
-  app = await startTestApp({ db: { ...db, sql: { ...db.sql, prepared } } });
+  const recording = recordingStatements(db);
+  captured = recording.sent;
+  app = await startTestApp({ db: recording.db });
   auth = await createApiKeyAndToken(app);
   session = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${db.connection.schema}"` });
   await session.connect();
@@ -39,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The statement the app sends for a request (the last one it prepared). */
-async function statementOf(request: () => Promise<Response>): Promise<{ sql: string; params: readonly unknown[] }> {
+async function statementOf(request: () => Promise<Response>): Promise<SentStatement> {
   captured.length = 0;
   const response = await request();
   expect(response.status).toBe(200);
@@ -49,7 +47,7 @@ async function statementOf(request: () => Promise<Response>): Promise<{ sql: str
 
 let statements = 0;
 /** Runs a statement as a named prepared statement and reads how PostgreSQL planned its executions. */
-async function plansOf(statement: { sql: string; params: readonly unknown[] }) {
+async function plansOf(statement: SentStatement) {
   const name = `page_${(statements += 1)}`;
   for (let i = 0; i < EXECUTIONS; i += 1) await session.query({ name, text: statement.sql, values: [...statement.params] });
   const { rows } = await session.query<{ generic_plans: string; custom_plans: string }>(

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
-import type { SqlClient } from '../../../src/db/client.ts';
 import { getSchema } from '../../../src/schema/index.ts';
 import type { RecordDefinition } from '../../../src/schema/list-query.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { recordingStatements, type SentStatement } from '../../helpers/compiled-reads.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
-const statements: { sql: string; params: readonly unknown[] }[] = [];
+let statements: SentStatement[];
 let whereCalls = 0;
 let restore: () => void;
 let db: TestDatabase;
@@ -32,11 +32,9 @@ beforeAll(async () => {
   };
   db = await createTestDatabase();
   await seedDatabase(db, { entities: 30 });
-  const prepared: SqlClient['prepared'] = (sql, params, signal) => {
-    statements.push({ sql, params: [...params] });
-    return db.sql.prepared(sql, params, signal);
-  };
-  app = await startTestApp({ db: { ...db, sql: { ...db.sql, prepared } } });
+  const recording = recordingStatements(db);
+  statements = recording.sent;
+  app = await startTestApp({ db: recording.db });
   auth = await createApiKeyAndToken(app);
 }, 60_000);
 

@@ -4,10 +4,10 @@
  * those files to review, not only as a change of speed. The equivalence and differential tests prove
  * the answers right; these pin how they are asked for.
  *
- * Each statement is captured as the app runs it on a seeded database, by wrapping the `prepared`
- * method of the SQL client the app is given (only the compiled reads use it, src/db/client.ts), so the
- * golden is what PostgreSQL received, parameters included. Each case must also answer 200 with the
- * rows plain SQL counts, so a golden file never pins a statement that answers wrongly.
+ * Each statement is captured as the app runs it on a seeded database (recordingStatements wraps the
+ * `prepared` method only the compiled reads use), so the golden is what PostgreSQL received, parameters
+ * included. Each case must also answer 200 with the rows plain SQL counts, so a golden file never pins
+ * a statement that answers wrongly.
  *
  * To accept a reviewed change: `npx vitest run --project pglite test/unit/compile/golden-sql.test.ts -u`.
  * test/unit runs on PGlite only (vitest.config.ts); the compiler writes the same text for PostgreSQL,
@@ -15,17 +15,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
-import type { SqlClient } from '../../../src/db/client.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { recordingStatements, type SentStatement } from '../../helpers/compiled-reads.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
-interface Captured {
-  sql: string;
-  params: readonly unknown[];
-}
-
-const captured: Captured[] = [];
+let captured: SentStatement[];
 let db: TestDatabase;
 let app: TestApp;
 let auth: TestCredentials;
@@ -33,11 +28,9 @@ let auth: TestCredentials;
 beforeAll(async () => {
   db = await createTestDatabase();
   await seedDatabase(db, { entities: 50 });
-  const prepared: SqlClient['prepared'] = (sql, params, signal) => {
-    captured.push({ sql, params: [...params] });
-    return db.sql.prepared(sql, params, signal);
-  };
-  app = await startTestApp({ db: { ...db, sql: { ...db.sql, prepared } } });
+  const recording = recordingStatements(db);
+  captured = recording.sent;
+  app = await startTestApp({ db: recording.db });
   auth = await createApiKeyAndToken(app);
   const created = await auth.fetch('/api/ecosystems', {
     method: 'POST',
@@ -130,7 +123,7 @@ function unlayout(text: string): string {
     .replace(/\n */g, ' ');
 }
 
-function goldenFile(request: string, statement: Captured): string {
+function goldenFile(request: string, statement: SentStatement): string {
   return `-- ${request}\n${layout(statement.sql)}\n-- params: ${JSON.stringify(statement.params)}\n`;
 }
 
