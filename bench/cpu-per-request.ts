@@ -19,21 +19,15 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { obtainHeaders, ROOT, startOurServer, type OurServer } from './our-server.ts';
+import { cpuOf } from './process-cpu.ts';
 import { scenarios } from './scenarios.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench';
 const WANTED = (process.env.BENCH_SCENARIOS ?? 'by id,flat').split(',');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const CLOCK_TICKS_PER_SECOND = 100;
 const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
 
-/** User and system CPU of a process, in µs. */
-function cpuOf(pid: number): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const toMicros = (ticks: string) => (Number(ticks) * 1e6) / CLOCK_TICKS_PER_SECOND;
-  return { user: toMicros(fields[11]!), system: toMicros(fields[12]!) };
-}
 
 /** The CPU of each PostgreSQL process alive now, by pid. */
 function postgresCpu(): Map<number, number> {

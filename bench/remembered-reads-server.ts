@@ -1,0 +1,39 @@
+/**
+ * Our app, in a process of its own, whose compiled reads are answered from memory after their first
+ * real read: what the request path costs in our process with PostgreSQL's share and its variance
+ * taken out (bench/request-overhead.ts). Everything else is the app as `npm start` builds it:
+ * authentication, the rate limit, permissions, usage counting, metrics, the plan and the response.
+ * `/bare` is node:http alone answering a record-sized body, the floor on this machine.
+ * A diagnostic: the figures to quote are bench/run.ts's, which read the database on every request.
+ */
+import { createServer } from 'node:http';
+import { loadConfig } from '../src/config.ts';
+import { databaseOptions, openDatabase, type SqlClient } from '../src/db/client.ts';
+import { createLogger } from '../src/logger.ts';
+import { prepareDatabase } from '../src/startup.ts';
+
+const config = loadConfig();
+const logger = createLogger({ level: config.LOG_LEVEL, pretty: false });
+const db = await openDatabase(databaseOptions(config));
+await prepareDatabase({ config, db, logger });
+
+const remembered = new Map<string, Promise<unknown[]>>();
+const prepared = ((sql, params, signal) => {
+  const key = `${sql}\u0000${JSON.stringify(params)}`;
+  let rows = remembered.get(key);
+  if (!rows) remembered.set(key, (rows = db.sql.prepared(sql, params, signal)));
+  return rows;
+}) as SqlClient['prepared'];
+
+const { createApp } = await import('../src/app.ts');
+const app = createApp({ config, db: { ...db, sql: { ...db.sql, prepared } }, logger });
+
+const BARE = JSON.stringify({ data: { id: 1, name: 'x'.repeat(680) } });
+const server = createServer((req, res) => {
+  if (req.url !== '/bare') return void app(req, res);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(BARE));
+  res.end(BARE);
+});
+server.listen(config.PORT, '127.0.0.1', () => process.send?.('ready'));
+process.on('SIGTERM', () => process.exit(0));
