@@ -33,25 +33,30 @@ export function buildServer(): void {
   built = true;
 }
 
+/** The environment our server runs with in a bench. */
+export function serverEnvironment(server: OurServer): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(server.port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: server.publicUrl ?? `http://127.0.0.1:${server.port}`,
+    DATABASE_URL: server.databaseUrl,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-bench-')),
+    LOAD_DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    ADMIN_CLIENT_ID: server.clientId,
+    ADMIN_CLIENT_SECRET: server.clientSecret,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    ...server.env,
+  };
+}
+
 export async function startOurServer(server: OurServer): Promise<ChildProcess> {
   buildServer();
   const child = fork(join(ROOT, 'dist/main.js'), [], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(server.port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: server.publicUrl ?? `http://127.0.0.1:${server.port}`,
-      DATABASE_URL: server.databaseUrl,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-bench-')),
-      LOAD_DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-      ADMIN_CLIENT_ID: server.clientId,
-      ADMIN_CLIENT_SECRET: server.clientSecret,
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-      ...server.env,
-    },
+    env: serverEnvironment(server),
     execArgv: ['--enable-source-maps', ...(server.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

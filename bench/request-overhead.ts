@@ -10,12 +10,10 @@
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { obtainHeaders, ROOT } from './our-server.ts';
+import { obtainHeaders, ROOT, serverEnvironment } from './our-server.ts';
 import { cpuOf } from './process-cpu.ts';
 import { scenarios } from './scenarios.ts';
 
@@ -35,20 +33,7 @@ const server = { port: PORT, databaseUrl: DATABASE_URL, clientId: 'bench-admin',
 const child = fork(join(ROOT, 'bench/remembered-reads-server.ts'), [], {
   cwd: ROOT,
   execArgv: ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-    DATABASE_URL,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'vda-bench-')),
-    LOAD_DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
-    ADMIN_CLIENT_ID: server.clientId,
-    ADMIN_CLIENT_SECRET: server.clientSecret,
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-  },
+  env: serverEnvironment(server),
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 await new Promise((resolve) => child.once('message', resolve));
