@@ -17,11 +17,16 @@ const logger = createLogger({ level: config.LOG_LEVEL, pretty: false });
 const db = await openDatabase(databaseOptions(config));
 await prepareDatabase({ config, db, logger });
 
-const remembered = new Map<string, Promise<unknown[]>>();
+// Keyed by the statement's text, then its parameters: a statement's text is one string the compiler
+// wrote once, whose hash V8 keeps, where a key joining it to the parameters would be a new string of
+// its length (a copy and a hash of a few kilobytes) on every request, a cost the real path has not.
+const remembered = new Map<string, Map<string, Promise<unknown[]>>>();
 const prepared = ((sql, params, signal) => {
-  const key = `${sql}\u0000${JSON.stringify(params)}`;
-  let rows = remembered.get(key);
-  if (!rows) remembered.set(key, (rows = db.sql.prepared(sql, params, signal)));
+  let bySql = remembered.get(sql);
+  if (!bySql) remembered.set(sql, (bySql = new Map()));
+  const key = JSON.stringify(params);
+  let rows = bySql.get(key);
+  if (!rows) bySql.set(key, (rows = db.sql.prepared(sql, params, signal)));
   return rows;
 }) as SqlClient['prepared'];
 
