@@ -91,7 +91,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   // query of an authenticated request is narrowed to its organisation (src/auth/tenancy.ts).
   const createContext = async (transport: TransportContext): Promise<GraphQLContext> => {
     // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
-    const principal = transport.publicIntrospection ? null : (await auth.authenticate(transport)).principal;
+    const principal = transport.publicIntrospection ? null : (await (transport.authentication ?? auth.authenticate(transport))).principal;
     return {
       prisma: principal ? tenantClient(principal.orgId) : db.prisma,
       sql: db.sql,

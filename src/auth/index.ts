@@ -19,7 +19,10 @@ import { createTokenVerifier } from './verify.ts';
 import { discoveryResponse, jwksResponse } from './well-known.ts';
 
 export interface Auth {
-  /** Authenticates a request once; later calls for the same request object share the result. */
+  /**
+   * Authenticates a request. Each call does the whole work (and charges the rate limit): a transport
+   * that asks twice for one request keeps the first answer itself (src/graphql/use-auth.ts).
+   */
   authenticate(request: AuthenticationRequest): Promise<Authentication>;
   tokenEndpoint(request: TokenHttpRequest): Promise<TokenHttpResponse>;
   jwks(method: string): Promise<TokenHttpResponse>;
@@ -66,21 +69,11 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
     ensureOrganization: createOrganizationRegistry(sql),
     externalIssuer: config.OIDC_ISSUER,
   });
-  // Once per request, however many hands it passes through: keyed by the request's response-header
-  // bag, the one object every copy of a transport context shares (yoga copies the one it is given).
-  const results = new WeakMap<object, Promise<Authentication>>();
-  const authenticate = (request: AuthenticationRequest): Promise<Authentication> => {
-    const key = request.responseHeaders ?? request;
-    let result = results.get(key);
-    if (!result) {
-      result = authenticator(request).then((authentication) => {
-        // Every response to an authenticated request carries them, errors included.
-        for (const [name, value] of Object.entries(authentication.responseHeaders)) request.responseHeaders?.set(name, value);
-        return authentication;
-      });
-      results.set(key, result);
-    }
-    return result;
+  const authenticate = async (request: AuthenticationRequest): Promise<Authentication> => {
+    const authentication = await authenticator(request);
+    // Every response to an authenticated request carries them, errors included.
+    for (const [name, value] of Object.entries(authentication.responseHeaders)) request.responseHeaders?.set(name, value);
+    return authentication;
   };
   const guard = createTokenGuard({ redis, keyPrefix, logger });
 

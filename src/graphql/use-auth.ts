@@ -15,11 +15,11 @@ import { isPureIntrospection, isPureIntrospectionQuery } from './public-introspe
 import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
-type AuthenticateOnce = (request: AuthenticationRequest) => Promise<Authentication>;
+type Authenticate = (request: AuthenticationRequest) => Promise<Authentication>;
 
 export type AuthPlugin = Plugin<GraphQLContext & TransportContext>;
 
-export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin {
+export function useAuthenticateFirst(authenticate: Authenticate): AuthPlugin {
   return {
     async onParams({ context, params }) {
       // The schema is public: GraphiQL loads it before a token has been pasted.
@@ -27,9 +27,10 @@ export function useAuthenticateFirst(authenticate: AuthenticateOnce): AuthPlugin
         (context as TransportContext).publicIntrospection = true;
         return;
       }
-      // The yoga server context is a copy of the transport app.ts passed in: authentication is
-      // remembered per request (src/auth/index.ts), so the context factory reuses this result.
-      await authenticate(context as TransportContext);
+      // Kept on the context, which yoga hands on to the context factory: it reuses this result.
+      const transport = context as TransportContext;
+      transport.authentication = authenticate(transport);
+      await transport.authentication;
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
+import type { Authentication } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { Logger } from '../logger.ts';
@@ -36,6 +37,8 @@ export interface TransportContext {
   compiledReadFailure?: { error: unknown };
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
+  /** Set by the auth plugin (src/graphql/use-auth.ts): the request's authentication, which the context factory reuses. */
+  authentication?: Promise<Authentication>;
 }
 
 export type ContextFactory = (transport: TransportContext) => Promise<GraphQLContext> | GraphQLContext;

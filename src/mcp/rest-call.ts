@@ -30,7 +30,7 @@ export function restGet(handle: RestHandler, first: RestRequest, onStatus: (stat
       query: queryText(query),
       body: undefined,
       requestId: first.requestId,
-      header: first.header,
+      header: (name) => first.header(name),
       responseHeaders: new HeaderBag(),
       passOf: first,
       ...(first.signal ? { signal: first.signal } : {}),

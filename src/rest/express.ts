@@ -5,6 +5,8 @@ import { stringify } from '../compile/json-text.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { BODY_LIMIT, jsonBody } from '../http/json-body.ts';
 import { sendCsvExport, wantsCsv } from './csv-export.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { CancelSignal } from '../db/client.ts';
 import type { RestRequest, QueryValue } from './request.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
 import { HeaderBag } from '../http/header-bag.ts';
@@ -24,29 +26,54 @@ export function sendError(res: Response, error: AppError): void {
   sendResponse(res, [toErrorEnvelope(error), { status: error.status, headers: error.headers }]);
 }
 
-/** What the handler reads of an express request (src/http/direct-rest.ts builds the same from node:http). */
+/**
+ * What the handler reads of an express request (src/http/direct-rest.ts builds the same from node:http).
+ * A class: its accessor and methods live once on the prototype. An object literal with a getter and a
+ * setter, made anew per request, kept what the request touched alive past young-generation collections
+ * and promoted it to the old generation (docs/compiled-reads.md, "Garbage that outlives its request").
+ */
+class ExchangeRequest implements RestRequest {
+  readonly method: string;
+  readonly path: string;
+  /** A copy: the CSV export takes `format` out and pages through cursors on it. */
+  readonly query: Record<string, QueryValue>;
+  readonly body: unknown;
+  readonly requestId: string;
+  readonly responseHeaders = new HeaderBag();
+  readonly signal: CancelSignal;
+
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+  ) {
+    this.method = req.method;
+    this.path = req.baseUrl + req.path;
+    this.query = { ...(req.query as Record<string, QueryValue>) };
+    this.body = req.body;
+    this.requestId = res.locals.requestId as string;
+    this.signal = clientGone(res);
+  }
+
+  header(name: string): string | undefined {
+    return this.req.get(name);
+  }
+
+  // Known to metrics and usage as soon as the route matches, even if the client leaves before the answer.
+  get endpoint(): string | undefined {
+    return this.res.locals.endpoint as string | undefined;
+  }
+
+  set endpoint(endpoint: string | undefined) {
+    this.res.locals.endpoint = endpoint;
+  }
+
+  onIdentified(principal: Principal): void {
+    this.res.locals.principal = principal;
+  }
+}
+
 export function toRestRequest(req: Request, res: Response): RestRequest {
-  return {
-    method: req.method,
-    path: req.baseUrl + req.path,
-    // A copy: the CSV export takes `format` out and pages through cursors on it.
-    query: { ...(req.query as Record<string, QueryValue>) },
-    body: req.body,
-    requestId: res.locals.requestId as string,
-    header: (name) => req.get(name),
-    responseHeaders: new HeaderBag(),
-    // Known to metrics and usage as soon as the route matches, even if the client leaves before the answer.
-    get endpoint() {
-      return res.locals.endpoint as string | undefined;
-    },
-    set endpoint(endpoint) {
-      res.locals.endpoint = endpoint;
-    },
-    onIdentified: (principal) => {
-      res.locals.principal = principal;
-    },
-    signal: clientGone(res),
-  };
+  return new ExchangeRequest(req, res);
 }
 
 /** `/api/*`: JSON bodies only, within the body limits (src/http/json-body.ts), then the handler. */

@@ -90,9 +90,10 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     return { route, ...compilePath(route.path), document, fields: recordFieldNames(document), prepared };
   });
 
-  // A request the handler serves in several passes (the CSV export runs one per page) is authenticated,
-  // charged to the rate limit and given its context once, in the first pass; later passes reuse that
-  // run. Keyed by the request object, so every other request (one pass) is unaffected.
+  // A request the handler serves in several passes (an MCP tool call runs one per REST read) is
+  // authenticated, charged to the rate limit and given its context once, in `begin`; its passes reuse
+  // that run. Only begun requests are kept: a WeakMap entry per request kept everything the request
+  // touched alive until the next full collection (docs/compiled-reads.md).
   const runs = new WeakMap<RestRequest, OperationRun>();
   const handle = async (request: RestRequest): Promise<RestResponse> => {
     const [body, init] = await dispatchSafely(compiled, options, runs, request);
@@ -103,19 +104,18 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
   const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
     compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
-  const begin = async (request: RestRequest): Promise<GraphQLContext> => (await runOf(options, runs, request)).context;
+  const begin = async (request: RestRequest): Promise<GraphQLContext> => {
+    const run = await options.run(request);
+    runs.set(request, run);
+    return run.context;
+  };
   return Object.assign(handle, { recordFields, begin });
 }
 
-/** The run of a request's first pass: created (authenticated, charged to the rate limit) once, then reused. */
-async function runOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, OperationRun>, request: RestRequest): Promise<OperationRun> {
-  const first = request.passOf ?? request;
-  let run = runs.get(first);
-  if (!run) {
-    run = await options.run(first);
-    runs.set(first, run);
-  }
-  return run;
+/** The run of a pass of a begun request, else a run of its own (authenticated, charged to the rate limit). */
+function runOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, OperationRun>, request: RestRequest): Promise<OperationRun> | OperationRun {
+  const begun = runs.get(request.passOf ?? request);
+  return begun ?? options.run(request);
 }
 
 async function dispatchSafely(
