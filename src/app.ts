@@ -91,7 +91,8 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
   // query of an authenticated request is narrowed to its organisation (src/auth/tenancy.ts).
   const createContext = async (transport: TransportContext): Promise<GraphQLContext> => {
     // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
-    const principal = transport.publicIntrospection ? null : (await (transport.authentication ?? auth.authenticate(transport))).principal;
+    // Kept on the transport: a request handed from a direct path to yoga is authenticated (and charged) once.
+    const principal = transport.publicIntrospection ? null : (await (transport.authentication ??= auth.authenticate(transport))).principal;
     return {
       prisma: principal ? tenantClient(principal.orgId) : db.prisma,
       sql: db.sql,
@@ -321,6 +322,7 @@ function graphqlTransport(req: Request, res: Response): TransportContext {
       res.locals.principal = principal;
     },
     signal: clientGone(res),
+    authentication: undefined,
   };
 }
 

@@ -9,8 +9,8 @@
  *
  * Whenever any of those says no (a refused token, a permission, a limit, variables or arguments the
  * resolvers must word), nothing has been answered or counted, and the request goes on to yoga, which
- * makes the same checks again and answers as always: authentication is remembered per request
- * (src/auth/index.ts), so it is neither repeated nor charged twice. A read the database failed goes on
+ * makes the same checks again and answers as always: the request's authentication is kept on its
+ * transport (`authentication`), so it is neither repeated nor charged twice. A read the database failed goes on
  * to yoga with its failure, which yoga answers as its own without running the read a second time.
  */
 import { getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';

@@ -27,10 +27,10 @@ export function useAuthenticateFirst(authenticate: Authenticate): AuthPlugin {
         (context as TransportContext).publicIntrospection = true;
         return;
       }
-      // Kept on the context, which yoga hands on to the context factory: it reuses this result.
+      // Kept on the context, which yoga hands on to the context factory: it reuses this result, as
+      // this reuses one a direct path made before handing the request to yoga.
       const transport = context as TransportContext;
-      transport.authentication = authenticate(transport);
-      await transport.authentication;
+      await (transport.authentication ??= authenticate(transport));
     },
   };
 }

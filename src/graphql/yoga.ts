@@ -37,7 +37,10 @@ export interface TransportContext {
   compiledReadFailure?: { error: unknown };
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
-  /** Set by the auth plugin (src/graphql/use-auth.ts): the request's authentication, which the context factory reuses. */
+  /**
+   * The request's authentication, once made (by the context factory or the auth plugin): whoever else
+   * handles the request reuses it, so it is neither repeated nor charged to the rate limit twice.
+   */
   authentication?: Promise<Authentication>;
 }
 

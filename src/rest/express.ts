@@ -5,6 +5,7 @@ import { stringify } from '../compile/json-text.ts';
 import { clientGone } from '../http/client-gone.ts';
 import { BODY_LIMIT, jsonBody } from '../http/json-body.ts';
 import { sendCsvExport, wantsCsv } from './csv-export.ts';
+import type { Authentication } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { CancelSignal } from '../db/client.ts';
 import type { RestRequest, QueryValue } from './request.ts';
@@ -41,6 +42,8 @@ class ExchangeRequest implements RestRequest {
   readonly requestId: string;
   readonly responseHeaders = new HeaderBag();
   readonly signal: CancelSignal;
+  /** Made once, by the context factory (src/app.ts), for every hand the request passes through. */
+  authentication: Promise<Authentication> | undefined = undefined;
 
   constructor(
     private readonly req: Request,
