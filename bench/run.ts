@@ -7,7 +7,8 @@
  * seeded on first use), BENCH_ENTITIES (100000), BENCH_SECONDS (10), BENCH_CONNECTIONS (16), BENCH_WORKERS
  * (our server's WEB_CONCURRENCY, default 1 like the physical limit), BENCH_SAMPLES (5: sequential requests per
  * row of the scale table), BENCH_ROUNDS (3: alternating throughput rounds per server, median shown),
- * BENCH_ONLY (`scale` or `throughput` to run one table), BENCH_POSTGRAPHILE_URL (PostGraphile v5's
+ * BENCH_ONLY (`scale` or `throughput` to run one table), BENCH_SCENARIOS (throughput scenarios by a part of
+ * their name, comma-separated: `by id,flat`), BENCH_POSTGRAPHILE_URL (PostGraphile v5's
  * /graphql on the same database: the GraphQL scenarios are then also measured against it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -32,6 +33,7 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
 /** Throughput rounds per server, alternating; the table shows each server's median round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY;
+const WANTED = process.env.BENCH_SCENARIOS?.split(',');
 /** PostGraphile v5 serving the same database (optional peer for the GraphQL scenarios), e.g. http://127.0.0.1:5791/graphql */
 const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
 const LIMIT_URL = 'http://127.0.0.1:4812';
@@ -193,7 +195,7 @@ async function main(): Promise<void> {
     if (ONLY !== 'throughput') await scaleTable(ourUrl, headers);
     if (ONLY === 'scale') return;
     const rows = [];
-    for (const scenario of scenarios(ids)) {
+    for (const scenario of scenarios(ids).filter(({ name }) => !WANTED || WANTED.some((part) => name.toLowerCase().includes(part)))) {
       const targets: { url: string; request: Scenario['ours']; headers: Record<string, string> }[] = [
         { url: ourUrl, request: scenario.ours, headers },
         { url: LIMIT_URL, request: { method: 'GET', path: scenario.limit }, headers: {} },
