@@ -8,14 +8,14 @@ import type { Identity } from './identity.ts';
 import { toIdentity } from './identity.ts';
 import type { KeyStatus } from './key-status.ts';
 import type { Principal } from './principal.ts';
-import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
-import { invalidToken, type TokenVerifier } from './verify.ts';
+import { rateLimitHeaders, type RateLimiter, type RateLimitResult } from './rate-limit.ts';
+import { invalidToken, type TokenVerifier, type VerifiedToken } from './verify.ts';
 import type { HeaderBag } from '../http/header-bag.ts';
 
 /** What a transport tells authentication about the request. */
 export interface AuthenticationRequest {
   header(name: string): string | undefined;
-  /** The response-header bag of the transport (RateLimit-* go there). */
+  /** The response-header bag of the transport: RateLimit-* go there, for refusals after the token too. */
   responseHeaders?: HeaderBag;
   /**
    * Told who the caller is as soon as the token is verified, even if a later check refuses the
@@ -26,8 +26,6 @@ export interface AuthenticationRequest {
 
 export interface Authentication {
   principal: Principal;
-  /** RateLimit-* headers for the response. */
-  responseHeaders: Readonly<Record<string, string>>;
 }
 
 export interface AuthenticatorDependencies {
@@ -79,21 +77,24 @@ function checkClientId(identity: Identity, clientId: string): void {
 }
 
 export function createAuthenticator(deps: AuthenticatorDependencies): (request: AuthenticationRequest) => Promise<Authentication> {
+  // A verified token's identity, made once: the verifier hands back the same object while the token is
+  // valid (src/auth/verification-cache.ts), and an identity depends on nothing else.
+  const identities = new WeakMap<VerifiedToken, Identity>();
+  const identify = (verified: VerifiedToken): Identity => {
+    let identity = identities.get(verified);
+    if (!identity) identities.set(verified, (identity = toIdentity(verified, deps.externalIssuer)));
+    return identity;
+  };
   return async (request) => {
     const headers = readRequiredHeaders(request);
-    const identity = toIdentity(await deps.verify(headers.token), deps.externalIssuer);
+    const identity = identify(await deps.verify(headers.token));
     const { principal } = identity;
     request.onIdentified?.(principal);
     // From here the client is known, so every answer carries its RateLimit-* headers, the refusals
     // below included: the bucket is taken now (alongside the key lookup) and refuses last, in the
     // documented order of checks. Users of one application share its client id; each gets a bucket of their own.
     // Both ids carry the issuer (identity.ts), so no external token draws from one of our keys' buckets.
-    const limited = deps.rateLimiter
-      .consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`)
-      .then((limit) => {
-        for (const [name, value] of Object.entries(rateLimitHeaders(limit))) request.responseHeaders?.set(name, value);
-        return limit;
-      });
+    const limited = deps.rateLimiter.consume(principal.kind === 'user' ? `user:${principal.subject}` : `client:${principal.clientId}`);
     try {
       checkClientId(identity, headers.clientId);
       // Only our own client-credentials tokens name a key of ours; an external token never does.
@@ -104,16 +105,22 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
       }
       await deps.ensureOrganization(principal.orgId);
     } catch (error) {
-      await limited.catch(() => undefined);
+      const limit = await limited.catch(() => undefined);
+      if (limit) setRateLimitHeaders(request, limit);
       throw error;
     }
     const limit = await limited;
-    const responseHeaders = rateLimitHeaders(limit);
+    setRateLimitHeaders(request, limit);
     if (!limit.allowed) {
       throw new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${limit.retryAfterSeconds} s`, {
-        headers: { ...responseHeaders, 'Retry-After': String(limit.retryAfterSeconds) },
+        headers: { ...rateLimitHeaders(limit), 'Retry-After': String(limit.retryAfterSeconds) },
       });
     }
-    return { principal, responseHeaders };
+    return { principal };
   };
+}
+
+function setRateLimitHeaders(request: AuthenticationRequest, limit: RateLimitResult): void {
+  const headers = rateLimitHeaders(limit);
+  for (const name in headers) request.responseHeaders?.set(name, headers[name]!);
 }

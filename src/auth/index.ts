@@ -69,16 +69,10 @@ export function createAuth({ config, sql, logger }: AuthDependencies): Auth {
     ensureOrganization: createOrganizationRegistry(sql),
     externalIssuer: config.OIDC_ISSUER,
   });
-  const authenticate = async (request: AuthenticationRequest): Promise<Authentication> => {
-    const authentication = await authenticator(request);
-    // Every response to an authenticated request carries them, errors included.
-    for (const [name, value] of Object.entries(authentication.responseHeaders)) request.responseHeaders?.set(name, value);
-    return authentication;
-  };
   const guard = createTokenGuard({ redis, keyPrefix, logger });
 
   return {
-    authenticate,
+    authenticate: authenticator,
     tokenEndpoint: createTokenEndpoint({ config, sql, keys, keyStatus, guard, logger }),
     jwks: (method) => jwksResponse(keys, method),
     discovery: (kind, method) => discoveryResponse(config, kind, method),
