@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { requestId } from './request-id.ts';
+import { requestId, requestIdOf } from './request-id.ts';
 
 export interface DirectRequest {
   path: string;
@@ -14,19 +14,30 @@ export interface DirectRequest {
   body: unknown;
 }
 
+/**
+ * `ownHead`: the caller writes the whole head itself, the X-Request-Id header first (as the request
+ * id middleware would have set it), in one `writeHead`; headers set before would make node merge them.
+ */
 export function serveObserved(
   req: IncomingMessage,
   res: ServerResponse,
   fields: DirectRequest,
   observers: readonly RequestHandler[],
   serve: (request: Request, response: Response) => void,
+  { ownHead = false }: { ownHead?: boolean } = {},
 ): void {
   const request = Object.assign(req, { baseUrl: '', originalUrl: req.url, ...fields, get: (name: string) => header(req, name) }) as unknown as Request;
   const response = Object.assign(res, { locals: {} }) as unknown as Response;
-  requestId(request, response, () => {
-    for (const observe of observers) observe(request, response, noop);
+  const observe = () => {
+    for (const observer of observers) observer(request, response, noop);
     serve(request, response);
-  });
+  };
+  if (!ownHead) {
+    requestId(request, response, observe);
+    return;
+  }
+  response.locals.requestId = requestIdOf(req);
+  observe();
 }
 
 const noop = () => undefined;

@@ -59,30 +59,33 @@ export function directRest(options: DirectRestOptions): (req: IncomingMessage, r
     options.onServed();
     serveObserved(req, res, { path, query, body: undefined }, options.observers, (request, response) => {
       options.handle(toRestRequest(request, response)).then(
-        (answer) => send(res, answer, options.etag),
+        (answer) => send(res, response.locals.requestId as string, answer, options.etag),
         (error: unknown) => {
           // The handler answers every error itself; this is a bug, and the connection is all that is left.
           res.destroy(error instanceof Error ? error : new Error(String(error)));
         },
       );
-    });
+    }, { ownHead: true });
     return true;
   };
 }
 
-/** src/rest/express.ts `sendResponse`, as express's `res.status().set()`, `res.type()` and `res.send()` write it. */
-function send(res: ServerResponse, [body, init]: RestResponse, etag: DirectRestOptions['etag']): void {
-  res.statusCode = init.status;
-  for (const [name, value] of Object.entries(init.headers)) res.setHeader(name, String(value));
+/**
+ * src/rest/express.ts `sendResponse`, as the request id middleware, express's `res.status().set()`,
+ * `res.type()` and `res.send()` write it, in their order; the head in one `writeHead`, which validates
+ * each header once and keeps no header map of the response.
+ */
+function send(res: ServerResponse, requestId: string, [body, init]: RestResponse, etag: DirectRestOptions['etag']): void {
+  const head: string[] = ['X-Request-Id', requestId];
+  for (const name in init.headers) head.push(name, String(init.headers[name]));
   if (init.status === 204 || body === undefined) {
-    res.end();
+    res.writeHead(init.status, head).end();
     return;
   }
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   // Written as the string it is: node encodes it into the socket's buffer, with no Buffer of our own.
   const text = stringify(body);
-  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  head.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(text, 'utf8')));
   const tag = etag(text, 'utf8');
-  if (tag) res.setHeader('ETag', tag);
-  res.end(text, 'utf8');
+  if (tag) head.push('ETag', tag);
+  res.writeHead(init.status, head).end(text, 'utf8');
 }
