@@ -18,6 +18,7 @@ import { FALLBACK_REASONS, NotCompiled, type FallbackReason } from '../compile/s
 import { findAppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createErrorMasker } from './mask-error.ts';
+import { tally } from '../http/metrics.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
@@ -79,8 +80,8 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
   const decided = new WeakSet<object>();
   // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
   const maskError = createErrorMasker(logger);
-  const compiledReads = new Counter({ name: 'compiled_reads_total', help: 'Query operations served by compiled SQL', registers: [registry] });
-  const direct = new Counter({
+  const compiledReads = tally({ name: 'compiled_reads_total', help: 'Query operations served by compiled SQL', registers: [registry] });
+  const direct = tally({
     name: 'compiled_reads_direct_total',
     help: 'Of compiled_reads_total, the operations served without the GraphQL pipeline (REST routes planned at start-up, /graphql documents served compiled before)',
     registers: [registry],

@@ -4,7 +4,7 @@
  * (`GET /api/entities/{id}`), never a raw path, so the number of series stays bounded whatever clients send.
  */
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry, type CounterConfiguration } from 'prom-client';
 import type { CsvExportState } from '../rest/csv-export.ts';
 import { finalStatus } from './access-log.ts';
 import { onRequestEnd } from './request-end.ts';
@@ -37,6 +37,28 @@ const FIXED_ENDPOINTS = new Set([
   '/docs',
 ]);
 
+/**
+ * A counter without labels that every request moves: counted in a plain number and handed to
+ * prom-client when /metrics is read. prom-client's `inc()` hashes the labels and allocates on every
+ * call, a measurable share of a small read when a request moves three such counters.
+ */
+export function tally(configuration: Omit<CounterConfiguration<never>, 'labelNames' | 'collect'>): { inc(): void } {
+  let pending = 0;
+  new Counter({
+    ...configuration,
+    collect() {
+      if (pending === 0) return;
+      this.inc(pending);
+      pending = 0;
+    },
+  });
+  return {
+    inc: () => {
+      pending += 1;
+    },
+  };
+}
+
 const CSV_EXPORT_OUTCOMES = ['completed', 'failed', 'client_gone'] as const;
 
 export function createMetrics(): Metrics {
@@ -57,7 +79,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   for (const outcome of CSV_EXPORT_OUTCOMES) csvExports.inc({ outcome }, 0);
-  const direct = new Counter({
+  const direct = tally({
     name: 'http_direct_rest_requests_total',
     help: 'GETs of /api served straight from node:http, without express (nothing for express to transform: no body, compression, CORS, conditional request or CSV)',
     registers: [registry],
@@ -73,7 +95,7 @@ export function createMetrics(): Metrics {
     return found;
   };
 
-  const directGraphQL = new Counter({
+  const directGraphQL = tally({
     name: 'http_direct_graphql_requests_total',
     help: 'POSTs of /graphql read from node:http, without express (JSON of a document served compiled before; no compression, CORS or body over 1 MiB)',
     registers: [registry],
