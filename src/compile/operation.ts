@@ -7,9 +7,7 @@
  * behind it) is NotCompiled: the operation then runs through the resolvers, which remain the reference.
  */
 import {
-  getArgumentValues,
   getNamedType,
-  getVariableValues,
   GraphQLObjectType,
   Kind,
   type DocumentNode,
@@ -29,8 +27,9 @@ import { collectFields, objectOfFields, subfields, type SelectionScope } from '.
 import { column, NotCompiled, Statement, table } from './statement.ts';
 import { whereSql } from './where.ts';
 import { toParameter } from '../values/codecs.ts';
+import { INVALID, readArguments, readVariables, type Variables } from './variables.ts';
 
-export type Variables = Readonly<Record<string, unknown>>;
+export type { Variables } from './variables.ts';
 
 export interface CompiledOperation {
   /** The operation's `data`; throws NotCompiled or the AppError the resolvers would have raised. */
@@ -60,11 +59,18 @@ export class OwnStatement extends NotCompiled {
   }
 }
 
+/** Each operation's variables reader per schema, made on first use (src/compile/variables.ts). */
+const variableReaders = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, ReturnType<typeof readVariables>>>();
+
 /** Variables as the executor would coerce them; NotCompiled when they are invalid (execution reports it). */
 export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, raw: Variables): Variables {
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], raw as Record<string, unknown>);
-  if (coerced.errors) throw new NotCompiled('invalid_variables', 'invalid variables');
-  return coerced.coerced;
+  let readers = variableReaders.get(schema);
+  if (!readers) variableReaders.set(schema, (readers = new WeakMap()));
+  let read = readers.get(operation);
+  if (!read) readers.set(operation, (read = readVariables(schema, operation)));
+  const coerced = read(raw);
+  if (coerced === INVALID) throw new NotCompiled('invalid_variables', 'invalid variables');
+  return coerced;
 }
 
 export function compileOperation(
@@ -88,7 +94,7 @@ export function compileOperation(
   const roots = selected.map(([key, nodes]) => {
     const field = queryType.getFields()[nodes[0]!.name.value];
     if (!field) throw new NotCompiled('root_field', `root field ${nodes[0]!.name.value}`);
-    return { key, field, node: nodes[0]!, read: compileRoot(scope, field, nodes) };
+    return { key, args: readArguments(field, nodes[0]!), read: compileRoot(scope, field, nodes) };
   });
   const selectionParams = scope.statement.params;
   return {
@@ -96,8 +102,7 @@ export function compileOperation(
       const data: Record<string, unknown> = {};
       // One statement per root field, one after another: a request holds one connection at a time.
       for (const root of roots) {
-        const args = getArgumentValues(root.field, root.node, requestVariables as Record<string, unknown>);
-        data[root.key] = await root.read(context, args, selectionParams);
+        data[root.key] = await root.read(context, root.args(requestVariables), selectionParams);
       }
       return data;
     },
