@@ -7,7 +7,7 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { createAuth } from './auth/index.ts';
 import { protectedResourceMetadataPath, protectedResourceResponse } from './auth/well-known.ts';
-import { authorizeOperation } from './auth/authorize.ts';
+import { authorizeOperation, rulesReadVariables } from './auth/authorize.ts';
 import { createTenantClients } from './auth/tenancy.ts';
 import { startDeliverer } from './changes/deliverer.ts';
 import { DEFAULT_RETRY_DELAYS_MS } from './changes/retry-schedule.ts';
@@ -138,6 +138,7 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
     compiledReads,
     routeReads: readRouting?.route,
     authorize: (document, context, variables) => authorizeOperation(document, context.principal, { schema, variables }),
+    rulesReadVariables: (document) => rulesReadVariables(document, schema),
     onUnexpectedError: (error, request) =>
       logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });

@@ -64,6 +64,15 @@ export function authorizeOperation(document: DocumentNode, principal: Principal 
   }
 }
 
+/**
+ * Whether a check with the variables can decide otherwise than one without them: only a root field
+ * whose rule reads an argument (or grants what an argument names) can. REST checks once before reading
+ * parameters, and again with them only then.
+ */
+export function rulesReadVariables(document: DocumentNode, schema: GraphQLSchema, operationName?: string | null): boolean {
+  return rootFieldsOnce(document, operationName).some((field) => typeof rootFieldRule(schema, field.key) === 'object');
+}
+
 type AnyOf = TypeAccess['anyOf'];
 
 /** Per schema and document: REST's prepared documents and yoga's parse cache reuse the same objects. */

@@ -77,6 +77,16 @@ type WithExtensions = { extensions?: Readonly<Record<string, unknown>> | null };
 
 /** The rule of a root field (`Query.entities`), or undefined when none was declared. */
 export function rootFieldRule(schema: GraphQLSchema, key: string): FieldRule | undefined {
+  // Looked up per request and root field: kept per schema and key.
+  let rules = rulesBySchema.get(schema);
+  if (!rules) rulesBySchema.set(schema, (rules = new Map()));
+  if (!rules.has(key)) rules.set(key, lookUpRootFieldRule(schema, key));
+  return rules.get(key);
+}
+
+const rulesBySchema = new WeakMap<GraphQLSchema, Map<string, FieldRule | undefined>>();
+
+function lookUpRootFieldRule(schema: GraphQLSchema, key: string): FieldRule | undefined {
   const [typeName, fieldName] = key.split('.');
   const type = schema.getType(typeName ?? '');
   const field = type && isObjectType(type) ? type.getFields()[fieldName ?? ''] : undefined;

@@ -34,12 +34,16 @@ export type RestResponse = [body: unknown, init: ResponseInit];
 
 interface CompiledRoute {
   route: Route;
+  /** `GET /api/entities/{id}`: what metrics and usage call the route. */
+  endpoint: string;
   pattern: RegExp;
   paramNames: string[];
   document: DocumentNode;
   fields: string[];
   /** The operation planned as compiled SQL at start-up, when compiled reads are on and it is a query. */
   prepared: PreparedRead | undefined;
+  /** Whether its access rules read variables, so the check is made again once they are known. */
+  rulesReadVariables: boolean;
 }
 
 function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
@@ -62,9 +66,11 @@ export interface RestHandlerOptions {
   run: OperationRunner;
   /**
    * Throws FORBIDDEN when the caller may not run the operation: called before parameters are read,
-   * and again with the variables, as the pipeline's permission plugin would, before a prepared read.
+   * and again with the variables, as the pipeline's permission plugin would, before a prepared read
+   * whose rules read them (`rulesReadVariables`).
    */
   authorize?(document: DocumentNode, context: GraphQLContext, variables?: Record<string, unknown>): void;
+  rulesReadVariables?(document: DocumentNode): boolean;
   /** Compiled reads (COMPILED_READS): read routes are then served from their prepared plans, not through `execute`. */
   compiledReads?: Pick<CompiledReads, 'prepare' | 'resolversOnly'> | undefined;
   /** Where a prepared read reads (src/graphql/read-routing.ts); the pipeline routes the rest itself. */
@@ -87,7 +93,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     const document = options.operations.get(route.operation);
     if (!document) throw new Error(`Route ${route.id} names unknown operation ${route.operation}`);
     const prepared = options.compiledReads?.prepare(document);
-    return { route, ...compilePath(route.path), document, fields: recordFieldNames(document), prepared };
+    return {
+      route,
+      endpoint: `${route.method} ${route.path}`,
+      ...compilePath(route.path),
+      document,
+      fields: recordFieldNames(document),
+      prepared,
+      rulesReadVariables: options.rulesReadVariables?.(document) ?? true,
+    };
   });
 
   // A request the handler serves in several passes (an MCP tool call runs one per REST read) is
@@ -160,11 +174,12 @@ async function dispatch(
   }
 
   const candidate = found;
-  request.endpoint = `${candidate.route.method} ${candidate.route.path}`;
+  request.endpoint = candidate.endpoint;
   const params: Record<string, string> = {};
-  candidate.paramNames.forEach((name, index) => {
+  for (let index = 0; index < candidate.paramNames.length; index += 1) {
+    const name = candidate.paramNames[index]!;
     params[name] = decodePathParameter(name, match![index + 1]!);
-  });
+  }
   // Authentication (400, 401, 429) happens here, in the first pass only; a refusal caches nothing.
   const run = await runOf(options, runs, request);
   options.authorize?.(candidate.document, run.context);
@@ -200,7 +215,7 @@ async function execute(
   variables: Record<string, unknown>,
 ): Promise<ExecutionResult> {
   if (!candidate.prepared) return run.execute(candidate.document, variables);
-  options.authorize?.(candidate.document, run.context, variables);
+  if (candidate.rulesReadVariables) options.authorize?.(candidate.document, run.context, variables);
   const context = options.routeReads ? { ...run.context, ...options.routeReads(run.context, candidate.document) } : run.context;
   const result = await candidate.prepared.read(context, variables);
   if (result !== FELL_BACK) return result;

@@ -41,12 +41,13 @@ const HANDLER_PARAMETERS = ['fields'];
  */
 export class QueryReader {
   readonly details: ErrorDetail[] = [];
-  private readonly known = new Set(HANDLER_PARAMETERS);
+  /** The parameters read so far (a route reads a handful: an array, not a Set per request). */
+  private readonly read: string[] = [];
 
   constructor(private readonly query: Record<string, QueryValue>) {}
 
   string(name: string): string | undefined {
-    this.known.add(name);
+    this.read.push(name);
     const value = this.query[name];
     if (Array.isArray(value)) {
       this.details.push({ path: `query.${name}`, message: 'must be given once' });
@@ -61,7 +62,7 @@ export class QueryReader {
 
   /** A parameter that may be repeated (`metric=count&metric=sum:amount_usd`); absent is empty. */
   strings(name: string): string[] {
-    this.known.add(name);
+    this.read.push(name);
     const value = this.query[name];
     const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
     if (values.some((item) => item.includes('\u0000'))) {
@@ -95,9 +96,9 @@ export class QueryReader {
 
   /** Throws one VALIDATION_ERROR listing every problem found so far, unknown parameters included. */
   done(): void {
-    const known = [...this.known];
-    for (const name of Object.keys(this.query)) {
-      if (this.known.has(name)) continue;
+    for (const name in this.query) {
+      if (HANDLER_PARAMETERS.includes(name) || this.read.includes(name)) continue;
+      const known = [...new Set([...HANDLER_PARAMETERS, ...this.read])];
       const matches = closeMatches([name], known);
       const help = matches.length ? `close matches: ${matches.join(', ')}` : `known: ${known.join(', ')}`;
       this.details.push({ path: `query.${name}`, message: `unknown parameter; ${help}` });

@@ -56,11 +56,6 @@ export function numericId(params: Record<string, string>, name = 'id'): number {
   return id;
 }
 
-/** Path parameters as variables: numeric ids unless the row takes them as text. */
-function pathVariables(row: RestRow, params: Record<string, string>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(params).map((name) => [name, pathVariable(row, params, name)]));
-}
-
 function pathVariable(row: RestRow, params: Record<string, string>, name: string): unknown {
   const pattern = row.textParams?.[name];
   if (!pattern) return numericId(params, name);
@@ -136,9 +131,12 @@ function toRoute(resource: string, row: RestRow): Route {
     ...(row.argumentNames ? { argumentNames: row.argumentNames } : {}),
     toVariables: (request, params) => {
       const query = new QueryReader(request.query);
-      const variables = { ...pathVariables(row, params), ...queryVariables(row, query) };
+      // Path parameters (numeric ids unless the row takes them as text), then the query's, then the body's.
+      const variables: Record<string, unknown> = {};
+      for (const name in params) variables[name] = pathVariable(row, params, name);
+      Object.assign(variables, queryVariables(row, query));
       query.done();
-      return row.body ? { ...variables, ...row.body(request.body) } : variables;
+      return row.body ? Object.assign(variables, row.body(request.body)) : variables;
     },
     toResult: (data, fields) => SUCCESS[row.kind](data, fields, row),
   };
