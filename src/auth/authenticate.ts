@@ -9,7 +9,8 @@ import { toIdentity } from './identity.ts';
 import type { KeyStatus } from './key-status.ts';
 import type { Principal } from './principal.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitResult } from './rate-limit.ts';
-import { invalidToken, type TokenVerifier, type VerifiedToken } from './verify.ts';
+import type { CachedTokenVerifier } from './verification-cache.ts';
+import { invalidToken, type VerifiedToken } from './verify.ts';
 import type { HeaderBag } from '../http/header-bag.ts';
 
 /** What a transport tells authentication about the request. */
@@ -28,11 +29,16 @@ export interface Authentication {
   principal: Principal;
 }
 
+/**
+ * The in-memory answers (a remembered verification, key state and organisation, the memory bucket)
+ * come as plain values and only the database or Redis as promises: a request whose answers are all
+ * in memory awaits values, without a promise and a suspended call per step.
+ */
 export interface AuthenticatorDependencies {
-  verify: TokenVerifier;
+  verify: CachedTokenVerifier;
   keyStatus: KeyStatus;
   rateLimiter: RateLimiter;
-  ensureOrganization(orgId: string): Promise<void>;
+  ensureOrganization(orgId: string): Promise<void> | undefined;
   /** OIDC_ISSUER: our own tokens may not take ids in its namespace (identity.ts). */
   externalIssuer?: string | undefined;
 }
@@ -105,7 +111,7 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
       }
       await deps.ensureOrganization(principal.orgId);
     } catch (error) {
-      const limit = await limited.catch(() => undefined);
+      const limit = await Promise.resolve(limited).catch(() => undefined);
       if (limit) setRateLimitHeaders(request, limit);
       throw error;
     }

@@ -48,8 +48,11 @@ export type KeyState = 'active' | 'revoked' | 'unknown';
 const LAST_USED_INTERVAL_MS = 60_000;
 
 export interface KeyStatus {
-  /** Whether the key behind a token may still be used; records the use (at most once a minute). */
-  check(clientId: string): Promise<KeyState>;
+  /**
+   * Whether the key behind a token may still be used; records the use (at most once a minute). A
+   * promise only when the database must be asked: the answer from memory costs no microtask.
+   */
+  check(clientId: string): KeyState | Promise<KeyState>;
   /** Records a use now (the token endpoint); at most once a minute per key. */
   touch(clientId: string): void;
 }
@@ -185,7 +188,7 @@ export function createKeyStatus(sql: SqlClient, logger: Logger): KeyStatusServic
 
   return {
     touch,
-    check: async (clientId) => {
+    check: (clientId) => {
       const known = listening ? remembered.get(clientId) : undefined;
       if (!known) return readState(clientId);
       if (known === 'active') touchIfDue(clientId, lastTouched.get(clientId) ?? 0);

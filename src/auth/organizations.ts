@@ -9,13 +9,13 @@ export async function ensureOrganization(sql: Pick<SqlClient, 'query'>, orgId: s
   await sql.query('INSERT INTO organizations (id, name) VALUES ($1, $1) ON CONFLICT (id) DO NOTHING', [orgId]);
 }
 
-/** ensureOrganization, once per id and process. */
-export function createOrganizationRegistry(sql: Pick<SqlClient, 'query'>): (orgId: string) => Promise<void> {
+/** ensureOrganization, once per id and process; a promise only when the database is asked. */
+export function createOrganizationRegistry(sql: Pick<SqlClient, 'query'>): (orgId: string) => Promise<void> | undefined {
   const known = new Set<string>();
-  return async (orgId) => {
-    if (known.has(orgId)) return;
+  const insert = async (orgId: string) => {
     await ensureOrganization(sql, orgId);
     // Bounded: a process that has seen this many organisations just asks again (an idempotent insert).
     if (known.size < 100_000) known.add(orgId);
   };
+  return (orgId) => (known.has(orgId) ? undefined : insert(orgId));
 }

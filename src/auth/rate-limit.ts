@@ -23,7 +23,8 @@ export interface RateLimitResult {
 }
 
 export interface RateLimiter {
-  consume(key: string): Promise<RateLimitResult>;
+  /** A promise only when the bucket is kept in Redis: the memory bucket answers at once. */
+  consume(key: string): RateLimitResult | Promise<RateLimitResult>;
 }
 
 export interface RateLimitOptions {
@@ -64,8 +65,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const redis = options.redis;
   let lastWarning = 0;
 
-  const step = async (key: string): Promise<Step> => {
-    if (!redis) return memory(key);
+  const inRedis = async (key: string, redis: Redis): Promise<Step> => {
     try {
       const reply = (await redis.eval(GCRA_SCRIPT, 1, `${options.keyPrefix}${key}`, intervalMs, tauMs)) as [number, string, string];
       return { allowed: reply[0] === 1, aheadMs: Number(reply[1]), retryMs: Number(reply[2]) };
@@ -78,17 +78,16 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     }
   };
 
+  const result = ({ allowed, aheadMs, retryMs }: Step): RateLimitResult => ({
+    allowed,
+    limit: options.burst,
+    remaining: allowed ? Math.max(0, Math.floor((tauMs - aheadMs) / intervalMs)) : 0,
+    resetSeconds: Math.max(0, Math.ceil(aheadMs / 1000)),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(retryMs / 1000)),
+  });
+
   return {
-    consume: async (key) => {
-      const { allowed, aheadMs, retryMs } = await step(key);
-      return {
-        allowed,
-        limit: options.burst,
-        remaining: allowed ? Math.max(0, Math.floor((tauMs - aheadMs) / intervalMs)) : 0,
-        resetSeconds: Math.max(0, Math.ceil(aheadMs / 1000)),
-        retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(retryMs / 1000)),
-      };
-    },
+    consume: (key) => (redis ? inRedis(key, redis).then(result) : result(memory(key))),
   };
 }
 

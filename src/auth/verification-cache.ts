@@ -8,13 +8,12 @@ import { CLOCK_TOLERANCE_SECONDS, type TokenVerifier, type VerifiedToken } from 
 
 export const VERIFICATION_CACHE_SIZE = 10_000;
 
-export function withVerificationCache(verify: TokenVerifier, maxEntries = VERIFICATION_CACHE_SIZE): TokenVerifier {
+/** A remembered verification is answered as it is; a promise only when the token must be verified. */
+export type CachedTokenVerifier = (token: string) => VerifiedToken | Promise<VerifiedToken>;
+
+export function withVerificationCache(verify: TokenVerifier, maxEntries = VERIFICATION_CACHE_SIZE): CachedTokenVerifier {
   const verified = new Map<string, VerifiedToken>();
-  return async (token) => {
-    const cached = verified.get(token);
-    const nowSeconds = Date.now() / 1000;
-    if (cached && nowSeconds <= (cached.payload.exp ?? 0) + CLOCK_TOLERANCE_SECONDS) return cached;
-    verified.delete(token);
+  const verifyAndRemember = async (token: string): Promise<VerifiedToken> => {
     const result = await verify(token);
     if (typeof result.payload.exp === 'number') {
       // Oldest first out: a Map iterates in insertion order.
@@ -22,5 +21,11 @@ export function withVerificationCache(verify: TokenVerifier, maxEntries = VERIFI
       verified.set(token, result);
     }
     return result;
+  };
+  return (token) => {
+    const cached = verified.get(token);
+    if (cached && Date.now() / 1000 <= (cached.payload.exp ?? 0) + CLOCK_TOLERANCE_SECONDS) return cached;
+    verified.delete(token);
+    return verifyAndRemember(token);
   };
 }

@@ -38,6 +38,8 @@ it('asks the database once per key, then answers from memory', async () => {
   lookups.length = 0;
   for (let request = 0; request < 5; request += 1) expect(await status.check(key.client_id)).toBe('active');
   expect(lookups.filter((id) => id === key.client_id)).toHaveLength(1);
+  // From memory as a value, not a promise.
+  expect(status.check(key.client_id)).toBe('active');
 });
 
 it('forgets a key revoked elsewhere when the notification arrives, and then reads it as revoked', async () => {

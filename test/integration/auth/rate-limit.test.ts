@@ -30,6 +30,8 @@ describe('token bucket (memory)', () => {
 
     vi.advanceTimersByTime(2_000);
     expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 3, resetSeconds: 1 });
+    // The memory bucket answers at once, as a value: no promise per request.
+    expect(limiter.consume('c')).toMatchObject({ allowed: true, remaining: 3 });
   });
 
   it('never lets more than the burst through at once, whatever the timing', async () => {

@@ -27,6 +27,8 @@ describe('withVerificationCache', () => {
     const cached = withVerificationCache(verify);
     for (let use = 0; use < 5; use += 1) expect((await cached('a')).payload.sub).toBe('a');
     expect(calls).toEqual(['a']);
+    // Answered from memory as a value: no promise, no microtask.
+    expect(cached('a')).not.toBeInstanceOf(Promise);
     await cached('b');
     expect(calls).toEqual(['a', 'b']);
   });
