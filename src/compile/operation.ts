@@ -182,11 +182,9 @@ function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, u
   // The statement is the same for every id but for the id's own parameter: written once, so a request
   // binds one value and sends a text (and statement name) it has sent before.
   const template = idTemplate(recordStatement(scope.statement.params, 1), recordStatement(scope.statement.params, 2));
-  const read = async (context: GraphQLContext, sql: string, params: readonly unknown[]) => {
-    const [row] = await context.sql.prepared<{ j: string }>(sql, params, context.signal);
-    return row ? new JsonText(row.j) : null;
-  };
-  return async (context, args, selectionParams) => {
+  const read = (context: GraphQLContext, sql: string, params: readonly unknown[]) =>
+    context.sql.prepared<{ j: string }>(sql, params, context.signal).then(recordOf);
+  return (context, args, selectionParams) => {
     if (template) {
       const params = [...template.params];
       params[template.idAt] = toParameter(args.id);
@@ -196,6 +194,8 @@ function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, u
     return read(context, sql, params);
   };
 }
+
+const recordOf = ([row]: { j: string }[]): JsonText | null => (row ? new JsonText(row.j) : null);
 
 /**
  * The statement written for two ids as one text whose only difference is the id's parameter, or

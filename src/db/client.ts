@@ -147,6 +147,8 @@ const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
 
 const CONNECTION_CHECK_INTERVAL_MS = 1_000;
 
+const rowsOf = <Row,>(result: pg.QueryResult): Row[] => result.rows as Row[];
+
 /** One name per distinct statement text and parameter types. */
 function statementName(query: { sql: string; args: readonly unknown[]; argTypes: readonly unknown[] }): string {
   recordStatement(query);
@@ -242,29 +244,43 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const sql: SqlClient = {
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
-    prepared: async <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal) => {
+    prepared: <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal): Promise<Row[]> => {
       options.onQuery?.(text);
-      const query = { ...(pooled ? {} : { name: readName(text) }), text, values: [...params] };
+      // pg copies the query config and maps the values into a new array: neither is changed.
+      const query = pooled ? { text, values: params as unknown[] } : { name: readName(text), text, values: params as unknown[] };
       // Behind a pooler the session's process id is the pooler's own, not a server process to cancel:
       // an abandoned statement there ends at the server's statement timeout.
-      if (!signal || pooled) return (await pool.query(query)).rows as Row[];
-      const client = await pool.connect();
-      let cancelled = false;
-      // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
-      const cancel = () => {
-        cancelled = true;
-        void cancelBackend(url, (client as unknown as { processID?: number }).processID);
-      };
-      signal.addEventListener('abort', cancel, { once: true });
-      const lost = watchCheckedOut(client);
-      try {
-        return (await client.query(query)).rows as Row[];
-      } finally {
-        signal.removeEventListener('abort', cancel);
-        // A cancel sent for this statement may land after it ended: the session is not lent again, or
-        // the cancel would stop whatever ran on it next (a usage flush at shutdown, say).
-        client.release(cancelled ? new Error('a cancel was sent to this session') : lost());
-      }
+      if (!signal || pooled) return pool.query(query).then(rowsOf<Row>);
+      // pg's callbacks inside one promise: a read served this way is one promise, not one per step.
+      return new Promise<Row[]>((resolve, reject) => {
+        pool.connect((connectError, client, done) => {
+          if (connectError || !client) {
+            reject(connectError);
+            return;
+          }
+          let cancelled = false;
+          // pg keeps the session's process id (BackendKeyData) without declaring it in its types.
+          const cancel = () => {
+            cancelled = true;
+            void cancelBackend(url, (client as unknown as { processID?: number }).processID);
+          };
+          signal.addEventListener('abort', cancel, { once: true });
+          const lost = watchCheckedOut(client);
+          const finish = (queryError: Error | undefined, result?: pg.QueryResult) => {
+            signal.removeEventListener('abort', cancel);
+            // A cancel sent for this statement may land after it ended: the session is not lent again, or
+            // the cancel would stop whatever ran on it next (a usage flush at shutdown, say).
+            done(cancelled ? new Error('a cancel was sent to this session') : lost());
+            if (queryError) reject(queryError);
+            else resolve(result!.rows as Row[]);
+          };
+          try {
+            client.query(query, finish);
+          } catch (error) {
+            finish(error as Error);
+          }
+        });
+      });
     },
     transaction: async (work) => {
       const client = await pool.connect();

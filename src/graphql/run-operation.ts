@@ -19,14 +19,19 @@ export type OperationRunner = (transport: TransportContext) => Promise<Operation
 
 /** `createContext` is the one the server was built with, so both ways give an operation the same context. */
 export function createOperationRunner(server: GraphQLServer, createContext: ContextFactory): OperationRunner {
-  return async (transport) => {
-    const context = await createContext(transport);
-    return {
-      context,
-      execute: async (document, variables) => {
-        const { execute, schema } = server.getEnveloped({ ...transport, params: { query: undefined } });
-        return (await execute({ schema, document, variableValues: variables, contextValue: context })) as ExecutionResult;
-      },
-    };
-  };
+  return async (transport) => new Run(server, transport, await createContext(transport));
+}
+
+// A class, so a request that never runs `execute` (a compiled read) makes no closure for it.
+class Run implements OperationRun {
+  constructor(
+    private readonly server: GraphQLServer,
+    private readonly transport: TransportContext,
+    readonly context: GraphQLContext,
+  ) {}
+
+  async execute(document: DocumentNode, variables: Record<string, unknown>): Promise<ExecutionResult> {
+    const { execute, schema } = this.server.getEnveloped({ ...this.transport, params: { query: undefined } });
+    return (await execute({ schema, document, variableValues: variables, contextValue: this.context })) as ExecutionResult;
+  }
 }

@@ -110,11 +110,17 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   // touched alive until the next full collection (docs/compiled-reads.md).
   const runs = new WeakMap<RestRequest, OperationRun>();
   const handle = async (request: RestRequest): Promise<RestResponse> => {
-    const [body, init] = await dispatchSafely(compiled, options, runs, request);
+    let answer: RestResponse;
+    try {
+      answer = await dispatch(compiled, options, runs, request);
+    } catch (error) {
+      answer = failure(options, request, error);
+    }
+    const headers = answer[1].headers;
     request.responseHeaders.forEach((value, name) => {
-      init.headers[name] ??= value;
+      headers[name] ??= value;
     });
-    return [body, init];
+    return answer;
   };
   const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
     compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
@@ -132,21 +138,13 @@ function runOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, Operation
   return begun ?? options.run(request);
 }
 
-async function dispatchSafely(
-  compiled: CompiledRoute[],
-  options: RestHandlerOptions,
-  runs: WeakMap<RestRequest, OperationRun>,
-  request: RestRequest,
-): Promise<RestResponse> {
-  try {
-    return await dispatch(compiled, options, runs, request);
-  } catch (error) {
-    const appError = findAppError(error);
-    if (appError) return errorResponse(appError);
-    if (isDatabaseUnavailable(error)) return errorResponse(databaseUnavailable());
-    options.onUnexpectedError(error, request);
-    return errorResponse(internalError());
-  }
+/** The answer to a request whose dispatch threw: its AppError, a 503 for the database, else a 500 (logged). */
+function failure(options: RestHandlerOptions, request: RestRequest, error: unknown): RestResponse {
+  const appError = findAppError(error);
+  if (appError) return errorResponse(appError);
+  if (isDatabaseUnavailable(error)) return errorResponse(databaseUnavailable());
+  options.onUnexpectedError(error, request);
+  return errorResponse(internalError());
 }
 
 async function dispatch(
