@@ -97,6 +97,11 @@ export function compileOperation(
     return { key, args: readArguments(field, nodes[0]!), read: compileRoot(scope, field, nodes) };
   });
   const selectionParams = scope.statement.params;
+  const [only] = roots;
+  if (roots.length === 1) {
+    // The usual operation, one root field: its statement's promise, mapped, rather than an async loop.
+    return { read: (context, variables) => only!.read(context, only!.args(variables), selectionParams).then((value) => ({ [only!.key]: value })) };
+  }
   return {
     read: async (context, requestVariables) => {
       const data: Record<string, unknown> = {};

@@ -81,7 +81,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
   // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
   const maskError = createErrorMasker(logger);
   const compiledReads = tally({ name: 'compiled_reads_total', help: 'Query operations served by compiled SQL', registers: [registry] });
-  const direct = tally({
+  const directReads = tally({
     name: 'compiled_reads_direct_total',
     help: 'Of compiled_reads_total, the operations served without the GraphQL pipeline (REST routes planned at start-up, /graphql documents served compiled before)',
     registers: [registry],
@@ -109,12 +109,13 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
     return plan;
   };
 
-  /** Runs a plan: its result, or FELL_BACK (counted) when the resolvers must answer. */
+  /** Runs a plan: its result, or FELL_BACK (counted) when the resolvers must answer; `direct` counts it as served without the pipeline. */
   const run = async (
     plan: CompiledOperation | NotCompiled,
     operation: OperationDefinitionNode,
     context: GraphQLContext,
     variables: Variables,
+    direct = false,
   ): Promise<ExecutionResult | typeof FELL_BACK> => {
     // Aggregates: their resolvers run one statement of their own, neither a compiled read nor a fallback.
     if (plan instanceof OwnStatement) return FELL_BACK;
@@ -123,20 +124,25 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
       // Serialized with json-text's `stringify` (yoga reads it from the result; REST always uses it):
       // the records' JSON goes out as PostgreSQL wrote it.
       const result = { data: await plan.read(context, variables), stringify } as ExecutionResult;
-      compiledReads.inc();
+      served(direct);
       return result;
     } catch (error) {
       // The resolvers raise the same input errors, with their paths; a compiler gap is theirs to serve.
       if (error instanceof NotCompiled) return fallBack(context, error.reason, error.message);
       const appError = findAppError(error);
       if (appError) return fallBack(context, 'invalid_arguments', appError.message);
-      return failed(error, operation, context);
+      return failed(error, operation, context, direct);
     }
   };
 
-  /** A compiled read's failure as the pipeline answers it: counted as compiled, masked and logged as yoga would. */
-  const failed = (error: unknown, operation: OperationDefinitionNode, context: GraphQLContext): ExecutionResult => {
+  const served = (direct: boolean) => {
     compiledReads.inc();
+    if (direct) directReads.inc();
+  };
+
+  /** A compiled read's failure as the pipeline answers it: counted as compiled, masked and logged as yoga would. */
+  const failed = (error: unknown, operation: OperationDefinitionNode, context: GraphQLContext, direct = false): ExecutionResult => {
+    served(direct);
     return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []), context.requestId)] };
   };
 
@@ -183,9 +189,9 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
         plans.push(planFor(schema, document, operation, Object.fromEntries(booleans.map((name, index) => [name, (bits & (1 << index)) !== 0]))));
       }
       return {
-        read: async (context, raw) => {
+        read: (context, raw) => {
           const variables = coerce(context, operation, raw);
-          if (variables === FELL_BACK) return FELL_BACK;
+          if (variables === FELL_BACK) return Promise.resolve(FELL_BACK);
           let bits = 0;
           for (let index = 0; index < booleans.length && bits >= 0; index += 1) {
             const value = variables[booleans[index]!];
@@ -193,9 +199,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
             bits = value === true ? bits | (1 << index) : value === false ? bits : -1;
           }
           const plan = bits >= 0 ? plans[bits]! : planFor(schema, document, operation, variables);
-          const result = await run(plan, operation, context, variables);
-          if (result !== FELL_BACK) direct.inc();
-          return result;
+          return run(plan, operation, context, variables, true);
         },
       };
     },
@@ -219,8 +223,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
         // it reports, from this read.
         return error instanceof NotCompiled || findAppError(error) ? undefined : { error };
       }
-      compiledReads.inc();
-      direct.inc();
+      served(true);
       return stringify({ data });
     },
 
