@@ -77,7 +77,9 @@ export interface AppDependencies {
  */
 export type App = Express & { usage: UsageCounter; usagePartitions: PartitionMaintenance; close(): Promise<void> };
 
-export function createApp({ config, db, logger, clock = () => new Date(), resolveHost = systemResolver }: AppDependencies): App {
+const systemClock = (): Date => new Date();
+
+export function createApp({ config, db, logger, clock = systemClock, resolveHost = systemResolver }: AppDependencies): App {
   const schema = getSchema();
   const auth = createAuth({ config, sql: db.sql, logger });
 
@@ -89,22 +91,23 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
 
   // Both transports build their context here, so both authenticate the same way (src/auth), and every
   // query of an authenticated request is narrowed to its organisation (src/auth/tenancy.ts).
-  const createContext = async (transport: TransportContext): Promise<GraphQLContext> => {
+  const contextOf = (transport: TransportContext, principal: Principal | null): GraphQLContext => ({
+    prisma: principal ? tenantClient(principal.orgId) : db.prisma,
+    sql: db.sql,
+    principal,
+    requestId: transport.requestId,
+    logger,
+    responseHeaders: transport.responseHeaders,
+    clock,
+    exactTotalLimit: config.EXACT_TOTAL_LIMIT,
+    signal: transport.signal,
+    webhooks,
+  });
+  const createContext = (transport: TransportContext): Promise<GraphQLContext> => {
     // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
+    if (transport.publicIntrospection) return Promise.resolve(contextOf(transport, null));
     // Kept on the transport: a request handed from a direct path to yoga is authenticated (and charged) once.
-    const principal = transport.publicIntrospection ? null : (await (transport.authentication ??= auth.authenticate(transport))).principal;
-    return {
-      prisma: principal ? tenantClient(principal.orgId) : db.prisma,
-      sql: db.sql,
-      principal,
-      requestId: transport.requestId,
-      logger,
-      responseHeaders: transport.responseHeaders,
-      clock,
-      exactTotalLimit: config.EXACT_TOTAL_LIMIT,
-      signal: transport.signal,
-      webhooks,
-    };
+    return (transport.authentication ??= auth.authenticate(transport)).then(({ principal }) => contextOf(transport, principal));
   };
 
   const metrics = createMetrics();
@@ -152,7 +155,8 @@ export function createApp({ config, db, logger, clock = () => new Date(), resolv
     logger,
     flushIntervalMs: config.USAGE_FLUSH_INTERVAL_MS,
     registry: metrics.registry,
-    now: () => clock().getTime(),
+    // Every request is counted at its end: the system clock without a Date per request.
+    now: clock === systemClock ? Date.now : () => clock().getTime(),
   });
   const usagePartitions = scheduleUsagePartitions({ sql: db.sql, logger, retentionDays: config.USAGE_RETENTION_DAYS, now: clock });
   // Webhook deliveries go out from every instance; the database decides which one makes each attempt.

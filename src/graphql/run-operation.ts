@@ -19,7 +19,7 @@ export type OperationRunner = (transport: TransportContext) => Promise<Operation
 
 /** `createContext` is the one the server was built with, so both ways give an operation the same context. */
 export function createOperationRunner(server: GraphQLServer, createContext: ContextFactory): OperationRunner {
-  return async (transport) => new Run(server, transport, await createContext(transport));
+  return (transport) => Promise.resolve(createContext(transport)).then((context) => new Run(server, transport, context));
 }
 
 // A class, so a request that never runs `execute` (a compiled read) makes no closure for it.
