@@ -51,14 +51,17 @@ interface RequiredHeaders {
   clientId: string;
 }
 
-/** The three headers, every problem reported at once; User-Agent's message is the spec's. */
-export function readRequiredHeaders(request: AuthenticationRequest): RequiredHeaders {
+/**
+ * The three headers, every problem reported at once; User-Agent's message is the spec's. `knows(token)`
+ * tells a token verified before, whose `Bearer <token>` matched the pattern then.
+ */
+export function readRequiredHeaders(request: AuthenticationRequest, knows: (token: string) => boolean = () => false): RequiredHeaders {
   const details: ErrorDetail[] = [];
   const authorization = request.header('authorization');
-  const bearer = authorization === undefined ? null : BEARER.exec(authorization);
+  const token = authorization === undefined ? undefined : bearerToken(authorization, knows);
   if (authorization === undefined || authorization.trim() === '') {
     details.push({ path: 'header.authorization', message: 'The Authorization header is required for API key requests: Bearer <access token>' });
-  } else if (!bearer) {
+  } else if (token === undefined) {
     details.push({ path: 'header.authorization', message: 'The Authorization header must be Bearer <access token>' });
   }
   if ((request.header('user-agent') ?? '').trim() === '') {
@@ -71,7 +74,18 @@ export function readRequiredHeaders(request: AuthenticationRequest): RequiredHea
   if (details.length) {
     throw new AppError('VALIDATION_ERROR', details.map((detail) => detail.message).join('; '), { details });
   }
-  return { token: bearer![1]!, clientId };
+  return { token: token!, clientId };
+}
+
+const USUAL_PREFIX = 'Bearer ';
+
+/** The token of a Bearer header; the usual spelling of a known token skips the pattern's pass over it. */
+function bearerToken(authorization: string, knows: (token: string) => boolean): string | undefined {
+  if (authorization.startsWith(USUAL_PREFIX)) {
+    const token = authorization.slice(USUAL_PREFIX.length);
+    if (knows(token)) return token;
+  }
+  return BEARER.exec(authorization)?.[1];
 }
 
 function checkClientId(identity: Identity, clientId: string): void {
@@ -94,7 +108,7 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
   // Each answer is awaited only when it is a promise: an await of a value still costs a microtask and
   // two promises, which made authentication most of a small read's promises.
   return async (request) => {
-    const headers = readRequiredHeaders(request);
+    const headers = readRequiredHeaders(request, deps.verify.knows);
     const verifying = deps.verify(headers.token);
     const identity = identify(verifying instanceof Promise ? await verifying : verifying);
     const { principal } = identity;

@@ -5,6 +5,7 @@ import { createAuthenticator, type AuthenticationRequest } from '../../../src/au
 import type { KeyState } from '../../../src/auth/key-status.ts';
 import { createRateLimiter } from '../../../src/auth/rate-limit.ts';
 import { CLIENT_CREDENTIALS_GRANT } from '../../../src/auth/tokens.ts';
+import type { CachedTokenVerifier } from '../../../src/auth/verification-cache.ts';
 import type { VerifiedToken } from '../../../src/auth/verify.ts';
 import { HeaderBag } from '../../../src/http/header-bag.ts';
 import { createLogger } from '../../../src/logger.ts';
@@ -12,12 +13,13 @@ import { createLogger } from '../../../src/logger.ts';
 const CLIENT = 'client-1';
 
 /** A verifier that hands back one object per token, as the verification cache does while a token is valid. */
-function verifierOf(tokens: Map<string, VerifiedToken>) {
-  return async (token: string): Promise<VerifiedToken> => {
+function verifierOf(tokens: Map<string, VerifiedToken>): CachedTokenVerifier {
+  const verify = async (token: string): Promise<VerifiedToken> => {
     const verified = tokens.get(token);
     if (!verified) throw new Error(`unexpected token ${token}`);
     return verified;
   };
+  return Object.assign(verify, { knows: (token: string) => tokens.has(token) });
 }
 
 const verifiedToken = (): VerifiedToken => ({
@@ -34,8 +36,8 @@ function authenticator(tokens: Map<string, VerifiedToken>, keyState: KeyState = 
   });
 }
 
-function request(token: string): AuthenticationRequest & { responseHeaders: HeaderBag } {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'user-agent': 'tests/1.0', 'x-client-id': CLIENT };
+function request(token: string, authorization = `Bearer ${token}`): AuthenticationRequest & { responseHeaders: HeaderBag } {
+  const headers: Record<string, string> = { authorization, 'user-agent': 'tests/1.0', 'x-client-id': CLIENT };
   return { header: (name) => headers[name], responseHeaders: new HeaderBag() };
 }
 
@@ -58,6 +60,16 @@ describe('createAuthenticator', () => {
     const third = await authenticate(request('a'));
     expect(third.principal).not.toBe(first.principal);
     expect(third.principal).toEqual(first.principal);
+  });
+
+  it('reads every spelling of a Bearer header the pattern allows, a known token or not', async () => {
+    const authenticate = authenticator(new Map([['a', verifiedToken()]]));
+    for (const authorization of ['Bearer a', 'bearer a', 'Bearer   a', 'BEARER a  ']) {
+      await expect(authenticate(request('a', authorization))).resolves.toMatchObject({ principal: { subject: CLIENT } });
+    }
+    for (const authorization of ['Bearer a b', 'Bearer', 'Basic a', 'Bearer a!']) {
+      await expect(authenticate(request('a', authorization))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
   });
 
   it('puts the RateLimit-* headers on an accepted request', async () => {

@@ -54,6 +54,32 @@ describe('withVerificationCache', () => {
     expect(attempts).toBe(2);
   });
 
+  it('answers only the very token it verified, whatever the tokens share', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { calls, verify } = recordingVerifier(3600);
+    const cached = withVerificationCache(verify);
+    // Entries are found by a token's last characters: these two end alike and differ in their first.
+    const signature = 'S'.repeat(64);
+    const first = `a.${signature}`;
+    const second = `b.${signature}`;
+    await cached(first);
+    expect(cached.knows(first)).toBe(true);
+    expect(cached.knows(second)).toBe(false);
+    expect((await cached(second)).payload.sub).toBe(second);
+    expect(calls).toEqual([first, second]);
+  });
+
+  it('knows a token only while it is valid', async () => {
+    vi.useFakeTimers({ now: NOW });
+    const { verify } = recordingVerifier(60);
+    const cached = withVerificationCache(verify);
+    expect(cached.knows('a')).toBe(false);
+    await cached('a');
+    expect(cached.knows('a')).toBe(true);
+    vi.setSystemTime(NOW + (60 + CLOCK_TOLERANCE_SECONDS + 1) * 1000);
+    expect(cached.knows('a')).toBe(false);
+  });
+
   it('holds at most the given number of tokens, dropping the oldest', async () => {
     vi.useFakeTimers({ now: NOW });
     const { calls, verify } = recordingVerifier(3600);
