@@ -26,8 +26,15 @@ export function serveObserved(
   serve: (request: Request, response: Response) => void,
   { ownHead = false }: { ownHead?: boolean } = {},
 ): void {
-  const request = Object.assign(req, { baseUrl: '', originalUrl: req.url, ...fields, get: (name: string) => header(req, name) }) as unknown as Request;
-  const response = Object.assign(res, { locals: {} }) as unknown as Response;
+  const request = req as unknown as Request;
+  request.baseUrl = '';
+  request.originalUrl = req.url ?? '';
+  (request as { path: string }).path = fields.path;
+  request.query = fields.query as Request['query'];
+  request.body = fields.body;
+  request.get = header as Request['get'];
+  const response = res as unknown as Response;
+  response.locals = {};
   const observe = () => {
     for (const observer of observers) observer(request, response, noop);
     serve(request, response);
@@ -42,9 +49,9 @@ export function serveObserved(
 
 const noop = () => undefined;
 
-/** express's `req.get`: Referer and Referrer are one header. */
-function header(req: IncomingMessage, name: string): string | undefined {
+/** express's `req.get`, one function for every request: Referer and Referrer are one header. */
+function header(this: IncomingMessage, name: string): string | undefined {
   const lower = name.toLowerCase();
-  const value = req.headers[lower === 'referrer' ? 'referer' : lower];
+  const value = this.headers[lower === 'referrer' ? 'referer' : lower];
   return Array.isArray(value) ? value.join(', ') : value;
 }

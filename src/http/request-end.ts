@@ -19,7 +19,8 @@ export function onRequestEnd(res: ServerResponse, handler: () => void): void {
   }
   const first = [handler];
   ending[ENDED] = first;
-  res.once('close', () => {
+  // 'close' comes once per response: `on` spares the wrapper and the removal `once` makes.
+  res.on('close', () => {
     for (const run of first) run();
   });
 }
