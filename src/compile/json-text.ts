@@ -23,6 +23,8 @@ let splicing: string[] | undefined;
 const PLACEHOLDER = '"\\u0000"';
 
 export function stringify(value: unknown): string {
+  const envelope = ofTextsOnly(value);
+  if (envelope !== undefined) return envelope;
   const texts: string[] = [];
   splicing = texts;
   let json: string;
@@ -38,6 +40,21 @@ export function stringify(value: unknown): string {
   let spliced = parts[0]!;
   for (let index = 0; index < texts.length; index += 1) spliced += texts[index]! + parts[index + 1]!;
   return spliced;
+}
+
+/**
+ * An object whose every value is a JsonText (a record's envelope, `{"data": <record>}`), written by
+ * joining the texts: no serialization of the rest and no splice. Undefined for anything else.
+ */
+function ofTextsOnly(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  let json = '';
+  for (const key in value) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (!(inner instanceof JsonText)) return undefined;
+    json += `${json ? ',' : '{'}${JSON.stringify(key)}:${inner.text}`;
+  }
+  return json ? `${json}}` : undefined;
 }
 
 /** The value with every JsonText in it parsed: records as objects again. */
