@@ -49,16 +49,21 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 interface RequiredHeaders {
   token: string;
   clientId: string;
+  /** The token's verification, when it was recalled from memory to read the header. */
+  recalled: VerifiedToken | undefined;
 }
 
 /**
- * The three headers, every problem reported at once; User-Agent's message is the spec's. `knows(token)`
- * tells a token verified before, whose `Bearer <token>` matched the pattern then.
+ * The three headers, every problem reported at once; User-Agent's message is the spec's. `recall(token)`
+ * gives the verification of a token verified before, whose `Bearer <token>` matched the pattern then.
  */
-export function readRequiredHeaders(request: AuthenticationRequest, knows: (token: string) => boolean = () => false): RequiredHeaders {
+export function readRequiredHeaders(request: AuthenticationRequest, recall: (token: string) => VerifiedToken | undefined = () => undefined): RequiredHeaders {
   const details: ErrorDetail[] = [];
   const authorization = request.header('authorization');
-  const token = authorization === undefined ? undefined : bearerToken(authorization, knows);
+  // `Bearer <a token verified before>` needs no pattern: it matched it when the token was verified.
+  const usual = authorization?.startsWith(USUAL_PREFIX) ? authorization.slice(USUAL_PREFIX.length) : undefined;
+  const recalled = usual === undefined ? undefined : recall(usual);
+  const token = recalled ? usual : authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
   if (authorization === undefined || authorization.trim() === '') {
     details.push({ path: 'header.authorization', message: 'The Authorization header is required for API key requests: Bearer <access token>' });
   } else if (token === undefined) {
@@ -74,19 +79,10 @@ export function readRequiredHeaders(request: AuthenticationRequest, knows: (toke
   if (details.length) {
     throw new AppError('VALIDATION_ERROR', details.map((detail) => detail.message).join('; '), { details });
   }
-  return { token: token!, clientId };
+  return { token: token!, clientId, recalled };
 }
 
 const USUAL_PREFIX = 'Bearer ';
-
-/** The token of a Bearer header; the usual spelling of a known token skips the pattern's pass over it. */
-function bearerToken(authorization: string, knows: (token: string) => boolean): string | undefined {
-  if (authorization.startsWith(USUAL_PREFIX)) {
-    const token = authorization.slice(USUAL_PREFIX.length);
-    if (knows(token)) return token;
-  }
-  return BEARER.exec(authorization)?.[1];
-}
 
 function checkClientId(identity: Identity, clientId: string): void {
   if (!identity.acceptedClientIds.has(clientId)) {
@@ -108,8 +104,8 @@ export function createAuthenticator(deps: AuthenticatorDependencies): (request: 
   // Each answer is awaited only when it is a promise: an await of a value still costs a microtask and
   // two promises, which made authentication most of a small read's promises.
   return async (request) => {
-    const headers = readRequiredHeaders(request, deps.verify.knows);
-    const verifying = deps.verify(headers.token);
+    const headers = readRequiredHeaders(request, deps.verify.recall);
+    const verifying = headers.recalled ?? deps.verify(headers.token);
     const identity = identify(verifying instanceof Promise ? await verifying : verifying);
     const { principal } = identity;
     request.onIdentified?.(principal);

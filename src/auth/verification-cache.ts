@@ -17,9 +17,9 @@ const KEY_LENGTH = 32;
 
 /**
  * A remembered verification is answered as it is; a promise only when the token must be verified.
- * `knows(token)`: whether it would answer from memory (the token verified and has not expired).
+ * `recall(token)`: the remembered verification alone (the token verified and has not expired), or undefined.
  */
-export type CachedTokenVerifier = ((token: string) => VerifiedToken | Promise<VerifiedToken>) & { knows(token: string): boolean };
+export type CachedTokenVerifier = ((token: string) => VerifiedToken | Promise<VerifiedToken>) & { recall(token: string): VerifiedToken | undefined };
 
 interface Entry {
   token: string;
@@ -45,7 +45,5 @@ export function withVerificationCache(verify: TokenVerifier, maxEntries = VERIFI
     }
     return verified;
   };
-  return Object.assign((token: string) => remembered(token) ?? verifyAndRemember(token), {
-    knows: (token: string) => remembered(token) !== undefined,
-  });
+  return Object.assign((token: string) => remembered(token) ?? verifyAndRemember(token), { recall: remembered });
 }

@@ -19,7 +19,7 @@ function verifierOf(tokens: Map<string, VerifiedToken>): CachedTokenVerifier {
     if (!verified) throw new Error(`unexpected token ${token}`);
     return verified;
   };
-  return Object.assign(verify, { knows: (token: string) => tokens.has(token) });
+  return Object.assign(verify, { recall: (token: string) => tokens.get(token) });
 }
 
 const verifiedToken = (): VerifiedToken => ({

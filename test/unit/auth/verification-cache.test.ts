@@ -63,21 +63,21 @@ describe('withVerificationCache', () => {
     const first = `a.${signature}`;
     const second = `b.${signature}`;
     await cached(first);
-    expect(cached.knows(first)).toBe(true);
-    expect(cached.knows(second)).toBe(false);
+    expect(cached.recall(first)?.payload.sub).toBe(first);
+    expect(cached.recall(second)).toBeUndefined();
     expect((await cached(second)).payload.sub).toBe(second);
     expect(calls).toEqual([first, second]);
   });
 
-  it('knows a token only while it is valid', async () => {
+  it('recalls a token only while it is valid', async () => {
     vi.useFakeTimers({ now: NOW });
     const { verify } = recordingVerifier(60);
     const cached = withVerificationCache(verify);
-    expect(cached.knows('a')).toBe(false);
+    expect(cached.recall('a')).toBeUndefined();
     await cached('a');
-    expect(cached.knows('a')).toBe(true);
+    expect(cached.recall('a')?.payload.sub).toBe('a');
     vi.setSystemTime(NOW + (60 + CLOCK_TOLERANCE_SECONDS + 1) * 1000);
-    expect(cached.knows('a')).toBe(false);
+    expect(cached.recall('a')).toBeUndefined();
   });
 
   it('holds at most the given number of tokens, dropping the oldest', async () => {
