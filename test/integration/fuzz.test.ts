@@ -22,16 +22,18 @@ const failures: string[] = [];
 beforeAll(async () => {
   app = await startTestApp();
   await seedDatabase(app.db, { entities: 30 });
-  auth = await createApiKeyAndToken(app);
 });
 
 afterAll(async () => {
   await app.close();
 });
 
-// Each test reports its own findings.
-beforeEach(() => {
+// Each test reports its own findings, under a key of its own: a generated DELETE /api/api-keys/{id}
+// (or RevokeApiKey) may well name the key the previous test was using, which is the API working, and
+// left every later request a 401 that proves nothing.
+beforeEach(async () => {
   failures.length = 0;
+  auth = await createApiKeyAndToken(app);
 });
 
 // ───── pieces a client might type ─────
