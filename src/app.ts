@@ -172,18 +172,15 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     retentionMs: config.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
     ...webhooks,
   });
-  // Every request is observed by these, in this order, on express's path and the direct one alike.
-  const observers = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger)];
-  app.use(requestId);
-  for (const observe of observers) app.use(observe);
   // JSON, pages and assets leave gzip- or brotli-compressed when the client accepts it (1 KiB and up).
   // A client that accepts no encoding skips the middleware, whose wrapping of every response costs
   // about 3% of a small read's CPU.
   const compress = compression();
-  app.use((req, res, next) => {
-    if (req.headers['accept-encoding']) compress(req, res, next);
-    else next();
-  });
+  const compressWhenAccepted: RequestHandler = (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
+  // Every request passes these after its request id, in this order, on express's path and the direct ones alike.
+  const middlewares = [metrics.observe, ...(config.USAGE_COUNTING ? [countRequests(usage)] : []), accessLog(logger), compressWhenAccepted];
+  app.use(requestId);
+  for (const middleware of middlewares) app.use(middleware);
   const corsHandler = corsPolicy(config.CORS_ORIGINS);
   if (corsHandler) app.use(corsHandler);
   app.get('/metrics', metrics.handler);
@@ -274,8 +271,8 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
   };
   app.use(onError);
 
-  // GETs of /api that no middleware would transform skip express (src/http/direct-rest.ts).
-  const direct = directRest({ handle: handleRest, observers, onServed: metrics.countDirect, cors: corsHandler !== undefined, etag: weakEtag });
+  // GETs of /api that need nothing of express's own skip it (src/http/direct-rest.ts).
+  const direct = directRest({ handle: handleRest, middlewares, onServed: metrics.countDirect, cors: corsHandler !== undefined, etag: weakEtag });
   type Handle = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
   const expressApp = app as unknown as { handle: Handle };
   const handleWithExpress = expressApp.handle.bind(app);
@@ -283,7 +280,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
   const post = graphqlDirect
     ? graphqlPost({
         direct: graphqlDirect,
-        observers,
+        middlewares,
         cors: corsHandler !== undefined,
         transport: graphqlTransport,
         handle: (req, res, transport) => graphql.handle(req, res, transport),

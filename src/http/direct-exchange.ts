@@ -1,8 +1,8 @@
 /**
  * What the direct paths (src/http/direct-rest.ts, src/http/graphql-post.ts) share: a node:http exchange
  * given what the app's middlewares and handlers read of express's request and response, and no more,
- * then the app's request id and observing middlewares (metrics, usage counting, access log) run on it,
- * in their order, before it is served.
+ * then the app's request id and the middlewares every request passes (metrics, usage counting, access
+ * log, compression when the client accepts it) run on it, in their order, before it is served.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
@@ -18,11 +18,11 @@ export interface DirectRequest {
  * `ownHead`: the caller writes the whole head itself, the X-Request-Id header first (as the request
  * id middleware would have set it), in one `writeHead`; headers set before would make node merge them.
  */
-export function serveObserved(
+export function serveDirectly(
   req: IncomingMessage,
   res: ServerResponse,
   fields: DirectRequest,
-  observers: readonly RequestHandler[],
+  middlewares: readonly RequestHandler[],
   serve: (request: Request, response: Response) => void,
   { ownHead = false }: { ownHead?: boolean } = {},
 ): void {
@@ -35,16 +35,17 @@ export function serveObserved(
   request.get = header as Request['get'];
   const response = res as unknown as Response;
   response.locals = {};
-  const observe = () => {
-    for (const observer of observers) observer(request, response, noop);
+  // Each calls next before it returns (they only observe or wrap the response).
+  const pass = () => {
+    for (const middleware of middlewares) middleware(request, response, noop);
     serve(request, response);
   };
   if (!ownHead) {
-    requestId(request, response, observe);
+    requestId(request, response, pass);
     return;
   }
   response.locals.requestId = requestIdOf(req);
-  observe();
+  pass();
 }
 
 const noop = () => undefined;

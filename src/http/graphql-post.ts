@@ -3,12 +3,12 @@
  * compiled read, so a POST of JSON is read here (as src/http/direct-rest.ts serves /api's GETs): the body
  * is read and parsed, then bounded and checked as the express chain checks it. When its document is one
  * the pipeline has already served compiled (src/graphql/direct-graphql.ts), the request gets its request
- * id and observers (the very middlewares) and is served here, or by yoga with the same transport when
- * a check of the direct path refuses it. Anything else goes to express with the body already read
+ * id and passes the app's middlewares (the very ones: metrics, usage, access log, compression), and is
+ * served here, or by yoga with the same transport when a check of the direct path refuses it. Anything else goes to express with the body already read
  * (body-parser leaves a finished request alone): a body the checks refuse is refused there, in its words,
  * and a body that could not be read or parsed is raised there as the body reader's error
- * (`raiseBodyFailure`). Compressed bodies or answers (Accept-Encoding), CORS, other media types and
- * bodies over 1 MiB never come here.
+ * (`raiseBodyFailure`). Compressed bodies (Content-Encoding), CORS, other media types and bodies over
+ * 1 MiB never come here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
@@ -17,12 +17,12 @@ import type { Logger } from '../logger.ts';
 import type { DirectGraphQL } from '../graphql/direct-graphql.ts';
 import type { TransportContext } from '../graphql/yoga.ts';
 import { BODY_LIMITS, findJsonProblem, notJson, unreadable } from './json-body.ts';
-import { serveObserved } from './direct-exchange.ts';
+import { serveDirectly } from './direct-exchange.ts';
 
 export interface GraphQLPostOptions {
   direct: DirectGraphQL;
-  /** The app's middlewares that observe every request (metrics, usage counting, access log), in their order. */
-  observers: RequestHandler[];
+  /** The app's middlewares every request passes (metrics, usage counting, access log, compression), in their order. */
+  middlewares: RequestHandler[];
   /** CORS_ORIGINS set: every request goes through express, which owns that policy. */
   cors: boolean;
   /** The transport of a /graphql request, as the express chain makes it. */
@@ -54,7 +54,6 @@ export function graphqlPost(options: GraphQLPostOptions): (req: IncomingMessage,
       req.url !== '/graphql' ||
       !JSON_TYPES.has(headers['content-type'] ?? '') ||
       headers['content-encoding'] !== undefined ||
-      headers['accept-encoding'] !== undefined ||
       headers['transfer-encoding'] !== undefined ||
       !(length > 0 && length <= MOST_BYTES)
     ) {
@@ -73,7 +72,7 @@ export function graphqlPost(options: GraphQLPostOptions): (req: IncomingMessage,
       if (!known) return options.next(req, res);
 
       options.onServed();
-      serveObserved(req, res, { path: '/graphql', query: {}, body }, options.observers, (request, response) => {
+      serveDirectly(req, res, { path: '/graphql', query: {}, body }, options.middlewares, (request, response) => {
         // Usage names GraphQL by method and path, like a REST route template (docs/usage.md).
         response.locals.endpoint = 'POST /graphql';
         const transport = options.transport(request, response);

@@ -8,7 +8,9 @@ import { request as httpRequest } from 'node:http';
 export interface RawResponse {
   status: number;
   headers: [string, string][];
+  /** The body as UTF-8 text; a compressed one is compared by `bytes`. */
   body: string;
+  bytes: Buffer;
 }
 
 export function rawRequest(url: string, options: { method?: string; headers: Record<string, string>; body?: string }): Promise<RawResponse> {
@@ -19,7 +21,8 @@ export function rawRequest(url: string, options: { method?: string; headers: Rec
       response.on('end', () => {
         const pairs: [string, string][] = [];
         for (let index = 0; index < response.rawHeaders.length; index += 2) pairs.push([response.rawHeaders[index]!, response.rawHeaders[index + 1]!]);
-        resolve({ status: response.statusCode!, headers: pairs, body: Buffer.concat(chunks).toString('utf8') });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: response.statusCode!, headers: pairs, body: bytes.toString('utf8'), bytes });
       });
     });
     request.on('error', reject);
