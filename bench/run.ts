@@ -9,7 +9,8 @@
  * row of the scale table), BENCH_ROUNDS (3: alternating throughput rounds per server, median shown),
  * BENCH_ONLY (`scale` or `throughput` to run one table), BENCH_SCENARIOS (throughput scenarios by a part of
  * their name, comma-separated: `by id,flat`), BENCH_POSTGRAPHILE_URL (PostGraphile v5's
- * /graphql on the same database: the GraphQL scenarios are then also measured against it).
+ * /graphql on the same database: the GraphQL scenarios are then also measured against it),
+ * BENCH_ACCEPT_ENCODING (sent with our requests, as most HTTP clients send one: `gzip, deflate`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -191,7 +192,8 @@ async function main(): Promise<void> {
   const limit = await start('bench/physical-limit-server.ts', { PORT: '4812', DATABASE_URL });
   try {
     const ourUrl = 'http://127.0.0.1:4811';
-    const headers = await obtainHeaders(server);
+    const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
+    const headers = { ...(await obtainHeaders(server)), ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
     if (ONLY !== 'throughput') await scaleTable(ourUrl, headers);
     if (ONLY === 'scale') return;
     const rows = [];
