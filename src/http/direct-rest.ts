@@ -3,10 +3,10 @@
  * request id, metrics, usage counting, access log and compression (the very middlewares, run here),
  * the same REST handler (authentication, rate limit, permissions, the prepared read), and the response
  * written as express's `res.send` writes it (headers in the same order, weak ETag, Content-Length), in
- * one write. What express's router, request and response setup and body parser would add costs about a
- * tenth of a small read, and more than half of one compressed. Anything else goes to express: a body,
- * CORS, conditional requests (If-None-Match, If-Modified-Since, which `res.send` answers with 304), CSV
- * (`format=`, or an Accept header other than JSON's), other methods.
+ * one write (compressed or not, as the middleware decides). What express's router, request and response
+ * setup and body parser would add costs about a tenth of a small read. Anything else goes to express: a
+ * body, CORS, conditional requests (If-None-Match, If-Modified-Since, which `res.send` answers with 304),
+ * CSV (`format=`, or an Accept header other than JSON's), other methods.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';

@@ -81,7 +81,7 @@ export function createMetrics(): Metrics {
   for (const outcome of CSV_EXPORT_OUTCOMES) csvExports.inc({ outcome }, 0);
   const direct = tally({
     name: 'http_direct_rest_requests_total',
-    help: 'GETs of /api served straight from node:http, without express (nothing for express to transform: no body, compression, CORS, conditional request or CSV)',
+    help: 'GETs of /api served straight from node:http, without express (nothing that needs express: no body, CORS, conditional request or CSV)',
     registers: [registry],
   });
 
@@ -97,7 +97,7 @@ export function createMetrics(): Metrics {
 
   const directGraphQL = tally({
     name: 'http_direct_graphql_requests_total',
-    help: 'POSTs of /graphql read from node:http, without express (JSON of a document served compiled before; no compression, CORS or body over 1 MiB)',
+    help: 'POSTs of /graphql read from node:http, without express (JSON of a document served compiled before; no compressed body, CORS or body over 1 MiB)',
     registers: [registry],
   });
 

@@ -116,9 +116,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     } catch (error) {
       answer = failure(options, request, error);
     }
+    // The answer's own headers win (a 429 carries the RateLimit-* it was refused with); the bag's names
+    // are in lower case, so one header is never written twice in two spellings.
     const headers = answer[1].headers;
+    const own = Object.keys(headers).map((name) => name.toLowerCase());
     request.responseHeaders.forEach((value, name) => {
-      headers[name] ??= value;
+      if (!own.includes(name)) headers[name] = value;
     });
     return answer;
   };

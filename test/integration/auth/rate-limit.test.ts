@@ -6,6 +6,7 @@ import { createRateLimiter } from '../../../src/auth/rate-limit.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { rawRequest } from '../../helpers/raw-http.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = createLogger({ level: 'silent' });
@@ -77,6 +78,10 @@ describe('over HTTP', () => {
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(await limited.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('Rate limit exceeded') } });
+    // Each header once, compressed or not (fetch asks for gzip; a raw request asks for nothing).
+    const raw = await rawRequest(`${app.url}/api/entities`, { headers: client.headers });
+    expect(raw.status).toBe(429);
+    expect(raw.headers.filter(([name]) => /^(ratelimit-remaining|retry-after)$/i.test(name)).map(([, value]) => value)).toEqual(['0', '1']);
 
     const limitedGraphql = await client.graphql('{ __typename }');
     expect(limitedGraphql.status).toBe(429);
