@@ -119,9 +119,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     // The answer's own headers win (a 429 carries the RateLimit-* it was refused with); the bag's names
     // are in lower case, so one header is never written twice in two spellings.
     const headers = answer[1].headers;
-    const own = Object.keys(headers).map((name) => name.toLowerCase());
     request.responseHeaders.forEach((value, name) => {
-      if (!own.includes(name)) headers[name] = value;
+      if (!hasHeader(headers, name)) headers[name] = value;
     });
     return answer;
   };
@@ -139,6 +138,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
 function runOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, OperationRun>, request: RestRequest): Promise<OperationRun> | OperationRun {
   const begun = runs.get(request.passOf ?? request);
   return begun ?? options.run(request);
+}
+
+/** Whether `headers` holds `lowerName` in any spelling (HTTP header names are case-insensitive). */
+function hasHeader(headers: Record<string, unknown>, lowerName: string): boolean {
+  for (const name in headers) if (name.toLowerCase() === lowerName) return true;
+  return false;
 }
 
 /** The answer to a request whose dispatch threw: its AppError, a 503 for the database, else a 500 (logged). */
