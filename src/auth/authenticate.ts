@@ -11,7 +11,7 @@ import type { Principal } from './principal.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitResult } from './rate-limit.ts';
 import type { CachedTokenVerifier } from './verification-cache.ts';
 import { invalidToken, type VerifiedToken } from './verify.ts';
-import type { HeaderBag } from '../http/header-bag.ts';
+import type { HeaderBag } from '../header-bag.ts';
 
 /** What a transport tells authentication about the request. */
 export interface AuthenticationRequest {

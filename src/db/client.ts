@@ -23,7 +23,7 @@ export type { PrismaClient } from './generated/prisma/client.ts';
 
 /**
  * What a read listens to for its client leaving: an AbortSignal satisfies it, and so does the lighter
- * one an HTTP request carries (src/http/client-gone.ts).
+ * one an HTTP request carries (src/http/exchange.ts, `signal`).
  */
 export interface CancelSignal {
   readonly aborted: boolean;

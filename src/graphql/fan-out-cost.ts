@@ -141,7 +141,8 @@ export function fanOutCost(
   return root ? new FanOutCounter(schema, document, variables).count(operation.selectionSet, root, 1, undefined) : 0;
 }
 
-function overLimit(cost: number, maxCost: number): GraphQLError {
+/** The request error of an operation over GRAPHQL_MAX_FAN_OUT (the runner checks /graphql documents). */
+export function overLimit(cost: number, maxCost: number): GraphQLError {
   return new GraphQLError(
     `Query reads too many records: list fan-out cost ${Math.ceil(cost)} is over the limit of ${maxCost} ` +
       '(each list multiplies what it contains: lower `limit`, or select fewer nested lists)',
@@ -149,21 +150,4 @@ function overLimit(cost: number, maxCost: number): GraphQLError {
     // client accepting only application/json, 400 for application/graphql-response+json.
     { extensions: { code: 'VALIDATION_ERROR', http: { status: 400, spec: true } } },
   );
-}
-
-/**
- * Refuses an operation that could reach more than `maxCost` records (GRAPHQL_MAX_FAN_OUT) before it
- * executes: /graphql operations only (REST's have no query text).
- */
-export function useFanOutCost(maxCost: number): Plugin {
-  return {
-    onExecute: ({ args, setResultAndStopExecution }) => {
-      const params = (args.contextValue as { params?: { query?: unknown } } | undefined)?.params;
-      if (typeof params?.query !== 'string') return;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation) return;
-      const cost = fanOutCost(args.schema, args.document, operation, args.variableValues ?? undefined);
-      if (cost > maxCost) setResultAndStopExecution({ errors: [overLimit(cost, maxCost)] });
-    },
-  };
 }

@@ -11,23 +11,21 @@
  * instance (see the docs for the balancer setting that gives that).
  */
 import { getOperationAST, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Principal } from '../auth/principal.ts';
 import type { PrismaClient } from '../db/client.ts';
 import type { Replica, ReplicaSet } from '../db/replicas.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { REPLICA_READS } from '../schema/resource.ts';
-import type { TransportContext } from './yoga.ts';
 
 /** What an operation reads through. */
 export type ReadTarget = Pick<GraphQLContext, 'prisma' | 'sql'>;
 
 export interface ReadRouting {
-  /** Runs before the compiled reads, so they read where this decides; remembers mutations' WAL positions. */
-  plugin: Plugin<GraphQLContext & TransportContext>;
-  /** For the paths that skip the pipeline (REST's prepared reads, direct /graphql): where `document` reads. */
+  /** Where `document` reads (the operation runner asks before it runs any operation). */
   route(context: GraphQLContext, document: DocumentNode, operationName?: string | null): ReadTarget;
+  /** After a principal's write committed: its next reads go to a replica only once that replica has replayed it. */
+  remember(principal: Principal): Promise<void>;
 }
 
 export interface ReadRoutingOptions {
@@ -122,26 +120,7 @@ export function createReadRouting(options: ReadRoutingOptions): ReadRouting {
     positions.set(principal.subject, position);
   };
 
-  const plugin: Plugin<GraphQLContext & TransportContext> = {
-    onExecute({ args, extendContext, executeFn, setExecuteFn }) {
-      const context = args.contextValue;
-      extendContext(route(context, args.document, args.operationName));
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation?.operation !== 'mutation' || !context.principal) return;
-      const principal = context.principal;
-      // After the write's transaction committed, before the response leaves: the principal's next read
-      // cannot overtake it.
-      setExecuteFn(async (executeArgs) => {
-        try {
-          return await executeFn(executeArgs);
-        } finally {
-          await remember(principal).catch(() => undefined);
-        }
-      });
-    },
-  };
-
-  return { plugin, route };
+  return { route, remember };
 }
 
 /** Whether every root field selected (through fragments too) is one a replica may answer. */

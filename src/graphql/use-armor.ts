@@ -11,7 +11,6 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { useFanOutCost } from './fan-out-cost.ts';
 
 export const GRAPHQL_LIMITS = Object.freeze({
   /** entities → data → founders → companies → entity → tags → name is 7 deep. */
@@ -25,14 +24,12 @@ export const GRAPHQL_LIMITS = Object.freeze({
 
 const REPORTED = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
 
-/** `maxFanOut`: records a document may reach (fan-out-cost.ts). */
-export function useArmor(maxFanOut: number): Plugin[] {
+/** armor's cost weighs depth, not list sizes: the operation runner also counts the records the lists can reach (fan-out-cost.ts). */
+export function useArmor(): Plugin[] {
   return [
     maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens }),
     maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, flattenFragments: true, exposeLimits: true, ...REPORTED }),
     maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, exposeLimits: true, ...REPORTED }),
     costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, exposeLimits: true, ...REPORTED }),
-    // armor's cost weighs depth, not list sizes; this counts the records the lists can reach.
-    useFanOutCost(maxFanOut),
   ] as Plugin[];
 }

@@ -1,17 +1,13 @@
 /**
- * The auth hooks in the yoga/envelop pipeline:
- * - authenticate as soon as the GraphQL parameters are known, before the query is parsed, so an
- *   unauthenticated caller learns nothing from parse or validation errors (the context factory then
- *   reuses the same result);
- * - check the access rules the schema declares over the whole operation before any of it executes
- *   (REST operations run through the same `execute`, so they are checked here too).
- * RateLimit-* headers travel in the transport's `responseHeaders` bag, which yoga.ts copies.
+ * Authentication in yoga's pipeline, as soon as the GraphQL parameters are known, before the query is
+ * parsed, so an unauthenticated caller learns nothing from parse or validation errors (the context
+ * factory then reuses the same result). The access rules are the operation runner's
+ * (src/graphql/operation-runner.ts). RateLimit-* headers travel in the transport's `responseHeaders`
+ * bag, which the pipeline's writer puts on the answer.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Authentication, AuthenticationRequest } from '../auth/authenticate.ts';
-import { authorizeOperation } from '../auth/authorize.ts';
-import { findAppError, toGraphQLError } from '../errors.ts';
-import { isPureIntrospection, isPureIntrospectionQuery } from './public-introspection.ts';
+import { isPureIntrospectionQuery } from './public-introspection.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
@@ -31,26 +27,6 @@ export function useAuthenticateFirst(authenticate: Authenticate): AuthPlugin {
       // this reuses one a direct path made before handing the request to yoga.
       const transport = context as TransportContext;
       await (transport.authentication ??= authenticate(transport));
-    },
-  };
-}
-
-export function usePermissions(): AuthPlugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const context = args.contextValue as Partial<GraphQLContext & TransportContext>;
-      if (context.publicIntrospection && isPureIntrospection(args.document)) return;
-      try {
-        authorizeOperation(args.document, context.principal ?? null, {
-          variables: args.variableValues ?? {},
-          operationName: args.operationName,
-          schema: args.schema,
-        });
-      } catch (error) {
-        const appError = findAppError(error);
-        if (!appError) throw error;
-        setResultAndStopExecution({ errors: [toGraphQLError(appError)] });
-      }
     },
   };
 }

@@ -18,7 +18,7 @@ import { FALLBACK_REASONS, NotCompiled, type FallbackReason } from '../compile/s
 import { findAppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createErrorMasker } from './mask-error.ts';
-import { tally } from '../http/metrics.ts';
+import { tally } from '../tally.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { TransportContext } from './yoga.ts';
 
@@ -30,60 +30,31 @@ export const FELL_BACK = Symbol('fell back to the resolvers');
 
 /** A prepared (REST) operation, planned at start-up for every value of its Boolean variables. */
 export interface PreparedRead {
-  /** The operation's result from compiled SQL, or FELL_BACK: then run it through `execute` with `resolversOnly(variables)`. */
+  /** The operation's result from compiled SQL, or FELL_BACK (counted and logged): the resolvers answer it. */
   read(context: GraphQLContext, variables: Variables): Promise<ExecutionResult | typeof FELL_BACK>;
 }
 
 export interface CompiledReads {
-  /** The envelop plugin: last in the pipeline, so it answers only what every plugin before it let through. */
-  plugin: Plugin<GraphQLContext & TransportContext>;
+  /** A query's result from its compiled plan (planned on first use), or FELL_BACK (counted and logged). */
+  read(document: DocumentNode, operation: OperationDefinitionNode, context: GraphQLContext, variables: Variables): Promise<ExecutionResult | typeof FELL_BACK>;
   /** The prepared operation's plans, or undefined when it is not a query (writes are not reads). */
   prepare(document: DocumentNode): PreparedRead | undefined;
-  /**
-   * Marks the variables of an `execute` call whose operation `read` already counted as a fallback: the
-   * plugin lets it through to the resolvers without counting it again.
-   */
-  resolversOnly(variables: Variables): Variables;
-  /** A /graphql document (by its text) the plugin has served compiled: validated then, planned now (src/graphql/direct-graphql.ts). */
-  knownDocument(query: string): DocumentNode | undefined;
-  /**
-   * The operation's response body (`{"data":...}`) from its compiled plan, counted as compiled and
-   * direct; undefined, with nothing counted, when the pipeline must serve it (it then counts it); or
-   * the read's failure (the database's, not the request's), which the pipeline answers without reading
-   * again when the transport carries it as `compiledReadFailure`.
-   */
-  readDirect(document: DocumentNode, operation: OperationDefinitionNode, context: GraphQLContext, variables: Variables): Promise<string | CompiledReadFailure | undefined>;
 }
-
-/** A compiled read that failed for a reason other than its request (the database was unavailable, say). */
-export interface CompiledReadFailure {
-  error: unknown;
-}
-
-/** Documents remembered by text for the direct /graphql path; all are forgotten when it fills. */
-const KNOWN_DOCUMENTS_KEPT = 1_000;
 
 /**
  * Every query operation is counted once: served compiled (`compiled_reads_total`) or left to the
  * resolvers (`compiled_reads_fallback_total{reason}`, and a debug line with the request id and why).
- * `compiled_reads_direct_total` counts, of the compiled ones, those served without the GraphQL
- * pipeline (REST routes planned at start-up).
+ * `compiled_reads_direct_total` counts, of the compiled ones, those served from plans made at start-up
+ * (REST's routes), which no request's variables had to plan.
  */
 export function createCompiledReads(logger: Logger, registry: Registry, schema: GraphQLSchema, models: Models): CompiledReads {
   const plansByDocument = new WeakMap<DocumentNode, Plans>();
-  const knownDocuments = new Map<string, DocumentNode>();
-  const remember = (query: unknown, document: DocumentNode) => {
-    if (typeof query !== 'string' || knownDocuments.get(query) === document) return;
-    if (knownDocuments.size >= KNOWN_DOCUMENTS_KEPT) knownDocuments.clear();
-    knownDocuments.set(query, document);
-  };
-  const decided = new WeakSet<object>();
-  // A result set here skips the pipeline's own masking: errors are masked (and logged) as it would.
+  // A failed compiled read is masked (and logged) as any GraphQL error is.
   const maskError = createErrorMasker(logger);
   const compiledReads = tally({ name: 'compiled_reads_total', help: 'Query operations served by compiled SQL', registers: [registry] });
   const directReads = tally({
     name: 'compiled_reads_direct_total',
-    help: 'Of compiled_reads_total, the operations served without the GraphQL pipeline (REST routes planned at start-up, /graphql documents served compiled before)',
+    help: 'Of compiled_reads_total, the operations served from plans made at start-up (REST routes)',
     registers: [registry],
   });
   const fallbacks = new Counter({
@@ -109,7 +80,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
     return plan;
   };
 
-  /** Runs a plan: its result, or FELL_BACK (counted) when the resolvers must answer; `direct` counts it as served without the pipeline. */
+  /** Runs a plan: its result, or FELL_BACK (counted) when the resolvers must answer; `direct`: a plan made at start-up. */
   const run = async (
     plan: CompiledOperation | NotCompiled,
     operation: OperationDefinitionNode,
@@ -156,27 +127,10 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
   };
 
   return {
-    plugin: {
-      async onExecute({ args, setResultAndStopExecution }) {
-        const context = args.contextValue as GraphQLContext;
-        if (args.variableValues && decided.has(args.variableValues)) return;
-        const operation = getOperationAST(args.document, args.operationName);
-        // Only queries are compiled (compileOperation relies on it); writes are not reads to count.
-        if (!operation || operation.operation !== 'query') return;
-        // The direct path read this request already and the database failed it: answered, not read again.
-        const failure = (args.contextValue as TransportContext).compiledReadFailure;
-        if (failure) {
-          setResultAndStopExecution(failed(failure.error, operation, context));
-          return;
-        }
-        const variables = coerce(context, operation, (args.variableValues ?? {}) as Variables);
-        if (variables === FELL_BACK) return;
-        const result = await run(planFor(args.schema, args.document, operation, variables), operation, context, variables);
-        if (result === FELL_BACK) return;
-        // yoga's initial context carries the request's GraphQL parameters: the text this document came from.
-        if (!result.errors) remember((context as { params?: { query?: unknown } }).params?.query, args.document);
-        setResultAndStopExecution(result);
-      },
+    async read(document, operation, context, raw) {
+      const variables = coerce(context, operation, raw);
+      if (variables === FELL_BACK) return FELL_BACK;
+      return run(planFor(schema, document, operation, variables), operation, context, variables);
     },
 
     prepare(document) {
@@ -202,34 +156,6 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
           return run(plan, operation, context, variables, true);
         },
       };
-    },
-
-    knownDocument: (query) => knownDocuments.get(query),
-
-    async readDirect(document, operation, context, raw) {
-      let variables: Variables;
-      try {
-        variables = coerceVariables(schema, operation, raw);
-      } catch {
-        return undefined;
-      }
-      const plan = planFor(schema, document, operation, variables);
-      if (plan instanceof NotCompiled) return undefined;
-      let data: Record<string, unknown>;
-      try {
-        data = await plan.read(context, variables);
-      } catch (error) {
-        // An argument the resolvers word or a compiler gap is the pipeline's to serve; any other failure
-        // it reports, from this read.
-        return error instanceof NotCompiled || findAppError(error) ? undefined : { error };
-      }
-      served(true);
-      return stringify({ data });
-    },
-
-    resolversOnly(variables) {
-      decided.add(variables);
-      return variables;
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * The GraphQL server: graphql-yoga over the Pothos schema, GraphiQL on browser GETs. REST runs its
- * prepared operations through the same envelop pipeline (run-operation.ts), so masking, context and
- * every plugin apply to both transports alike; only its compiled reads, planned at start-up, skip it,
- * with the same checks made by the REST handler (src/graphql/use-compiled-reads.ts, `prepare`).
+ * The GraphQL server: graphql-yoga over the Pothos schema, GraphiQL on browser GETs. yoga reads the
+ * GraphQL parameters, parses and validates documents (with graphql-armor's limits) and writes results
+ * by GraphQL over HTTP's rules; operations run through the one operation runner
+ * (src/graphql/use-operation-runner.ts), as REST's and MCP's do.
  */
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
@@ -13,7 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { GraphiQLSite } from './graphiql-page.ts';
 import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
 import { useArmor } from './use-armor.ts';
-import type { HeaderBag } from '../http/header-bag.ts';
+import type { HeaderBag } from '../header-bag.ts';
 import type { CancelSignal } from '../db/client.ts';
 
 /** What each transport hands the pipeline about the HTTP request. */
@@ -28,13 +28,8 @@ export interface TransportContext {
   responseHeaders: HeaderBag;
   /** Told who the caller is once the token is verified (usage counting). */
   onIdentified?(principal: Principal): void;
-  /** Aborted when the client leaves before the answer (src/http/client-gone.ts). */
+  /** Aborted when the client leaves before the answer (src/http/exchange.ts). */
   signal?: CancelSignal;
-  /**
-   * Set by the direct /graphql path (src/graphql/direct-graphql.ts) when the compiled read it ran failed
-   * for a reason other than the request: the pipeline answers that failure instead of reading again.
-   */
-  compiledReadFailure?: { error: unknown };
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
   /**
@@ -55,8 +50,6 @@ export interface GraphQLServerOptions {
   graphiql: GraphiQLSite | undefined;
   createContext: ContextFactory;
   plugins?: Plugin<GraphQLContext & TransportContext>[];
-  /** Records one document may reach (GRAPHQL_MAX_FAN_OUT). */
-  maxFanOut: number;
 }
 
 const GRAPHIQL_HEADERS = JSON.stringify(
@@ -90,7 +83,7 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     // CORS is the app's one policy (CORS_ORIGINS, src/http/cors.ts), for /graphql as for /api; yoga's
     // own default would answer every origin, credentials allowed.
     cors: false,
-    plugins: [maskError.plugin, useResponseHeaders(), useValidationErrorCode(), ...useArmor(options.maxFanOut), ...(options.plugins ?? [])],
+    plugins: [maskError.plugin, useValidationErrorCode(), ...useArmor(), ...(options.plugins ?? [])],
     maskedErrors: {
       maskError: (error) => maskError(error),
     },
@@ -101,15 +94,4 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     renderGraphiQL: (graphiql) => options.graphiql!.render(graphiql ?? {}),
     context: (initial) => options.createContext(initial),
   });
-}
-
-/** Copies the headers collected in the transport context onto /graphql responses. */
-function useResponseHeaders(): Plugin<TransportContext> {
-  return {
-    onResponse: ({ response, serverContext }) => {
-      (serverContext as Partial<TransportContext>).responseHeaders?.forEach((value, name) => {
-        response.headers.set(name, value);
-      });
-    },
-  };
 }

@@ -5,7 +5,7 @@
  * mode stays off; preflights are answered here (204) before any route could refuse OPTIONS.
  */
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { Step } from './front.ts';
 
 /** Response headers a browser script may read: paging through rate limits, ids for support, deprecations. */
 const EXPOSED_HEADERS = [
@@ -22,11 +22,11 @@ const EXPOSED_HEADERS = [
 /** Browsers may cache a preflight's answer this long (seconds); Chromium caps it at 7200. */
 const PREFLIGHT_MAX_AGE = 600;
 
-/** The middleware for CORS_ORIGINS, or undefined when the list is empty (CORS off). */
-export function corsPolicy(origins: readonly string[]): RequestHandler | undefined {
+/** The pipeline's CORS step for CORS_ORIGINS, or undefined when the list is empty (CORS off). */
+export function corsStep(origins: readonly string[]): Step | undefined {
   if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
-  return cors({
+  const policy = cors({
     // `*` allows any origin; otherwise only listed origins get the headers (others get none, and the
     // browser blocks the response). Vary: Origin is set either way, for caches.
     origin: allowed.has('*') ? '*' : (origin, done) => done(null, origin !== undefined && allowed.has(origin)),
@@ -35,4 +35,14 @@ export function corsPolicy(origins: readonly string[]): RequestHandler | undefin
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: PREFLIGHT_MAX_AGE,
   });
+  return (exchange) => {
+    // A preflight is answered by the policy itself, with the request id as every answer.
+    if (exchange.method === 'OPTIONS') exchange.res.setHeader('X-Request-Id', exchange.requestId);
+    let passed = false;
+    // The origin check above answers at once, so the policy has decided when it returns.
+    policy(exchange.req, exchange.res, () => {
+      passed = true;
+    });
+    return passed;
+  };
 }

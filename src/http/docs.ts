@@ -5,7 +5,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.ts';
 import { docsSite, type DocsAsset, type OpenApiDocument } from '../openapi/index.ts';
-import { sendError } from '../rest/express.ts';
+import { refuse } from './respond.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -22,7 +22,7 @@ export interface DocsHandlers {
 /** 405 with Allow for anything but GET and HEAD (docs/read-api.md, Transport); true when it answered. */
 function refusedMethod(req: Request, res: Response): boolean {
   if (READ_METHODS.has(req.method)) return false;
-  sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, {
+  refuse(req, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, {
     headers: { Allow: 'GET, HEAD' },
   }));
   return true;
@@ -49,7 +49,7 @@ export function serveAssets(assets: ReadonlyMap<string, DocsAsset>): RequestHand
     const name = /^\/([\w.-]+)$/.exec(req.path)?.[1];
     const asset = name === undefined ? undefined : assets.get(name);
     if (!asset) {
-      sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.baseUrl}${req.path}`));
+      refuse(req, new AppError('NOT_FOUND', `No endpoint at ${req.baseUrl}${req.path}`));
       return;
     }
     if (refusedMethod(req, res)) return;
@@ -70,7 +70,7 @@ export function createDocsHandlers(openApi: OpenApiDocument): DocsHandlers {
       const name = /^\/assets\/([\w.-]+)$/.exec(req.path)?.[1];
       const asset = name === undefined ? undefined : site.assets.get(name);
       if (req.path !== '/' && !asset) {
-        sendError(res, new AppError('NOT_FOUND', `No endpoint at ${req.baseUrl}${req.path}`));
+        refuse(req, new AppError('NOT_FOUND', `No endpoint at ${req.baseUrl}${req.path}`));
         return;
       }
       if (refusedMethod(req, res)) return;

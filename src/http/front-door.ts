@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
-import { sendError } from '../rest/express.ts';
+import { refuse } from './respond.ts';
 
 export function frontDoor(publicUrl: string, graphiql: boolean): RequestHandler {
   const links = {
@@ -17,7 +17,7 @@ export function frontDoor(publicUrl: string, graphiql: boolean): RequestHandler 
   };
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /`, { headers: { Allow: 'GET, HEAD' } }));
+      refuse(req, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /`, { headers: { Allow: 'GET, HEAD' } }));
       return;
     }
     res.vary('Accept');

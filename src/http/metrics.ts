@@ -4,22 +4,16 @@
  * (`GET /api/entities/{id}`), never a raw path, so the number of series stays bounded whatever clients send.
  */
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry, type CounterConfiguration } from 'prom-client';
-import type { CsvExportState } from '../rest/csv-export.ts';
-import { finalStatus } from './access-log.ts';
-import { onRequestEnd } from './request-end.ts';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Exchange } from './exchange.ts';
 
 export interface Metrics {
-  /** Times every request; put it first. */
-  observe: RequestHandler;
+  /** Times a request once it has ended (the client may have left first: then as 499). */
+  observe(exchange: Exchange): void;
   /** Serves the exposition text. */
   handler: RequestHandler;
   /** For other modules' series (usage counting). */
   registry: Registry;
-  /** Counts a request served by the direct REST path (src/http/direct-rest.ts), not by express. */
-  countDirect(): void;
-  /** Counts a /graphql POST read from node:http (src/http/graphql-post.ts), not by express. */
-  countDirectGraphQL(): void;
 }
 
 /** Paths served outside the REST route table, which stand for themselves. */
@@ -36,28 +30,6 @@ const FIXED_ENDPOINTS = new Set([
   '/openapi.json',
   '/docs',
 ]);
-
-/**
- * A counter without labels that every request moves: counted in a plain number and handed to
- * prom-client when /metrics is read. prom-client's `inc()` hashes the labels and allocates on every
- * call, a measurable share of a small read when a request moves three such counters.
- */
-export function tally(configuration: Omit<CounterConfiguration<never>, 'labelNames' | 'collect'>): { inc(): void } {
-  let pending = 0;
-  new Counter({
-    ...configuration,
-    collect() {
-      if (pending === 0) return;
-      this.inc(pending);
-      pending = 0;
-    },
-  });
-  return {
-    inc: () => {
-      pending += 1;
-    },
-  };
-}
 
 const CSV_EXPORT_OUTCOMES = ['completed', 'failed', 'client_gone'] as const;
 
@@ -79,11 +51,6 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   for (const outcome of CSV_EXPORT_OUTCOMES) csvExports.inc({ outcome }, 0);
-  const direct = tally({
-    name: 'http_direct_rest_requests_total',
-    help: 'GETs of /api served straight from node:http, without express (nothing that needs express: no body, CORS, conditional request or CSV)',
-    registers: [registry],
-  });
 
   // One series per endpoint and status, looked up by one string instead of prom-client hashing the
   // label object on every observation.
@@ -95,30 +62,16 @@ export function createMetrics(): Metrics {
     return found;
   };
 
-  const directGraphQL = tally({
-    name: 'http_direct_graphql_requests_total',
-    help: 'POSTs of /graphql read from node:http, without express (JSON of a document served compiled before; no compressed body, CORS or body over 1 MiB)',
-    registers: [registry],
-  });
-
   return {
     registry,
-    countDirect: () => direct.inc(),
-    countDirectGraphQL: () => directGraphQL.inc(),
-    observe: (req, res, next) => {
-      const started = performance.now();
-      // Also when the client leaves first: those requests count, as 499.
-      onRequestEnd(res, () => {
-        // /docs serves its page and assets beneath one mount: they count as one endpoint.
-        const path = req.baseUrl === '/docs' ? '/docs' : req.baseUrl + req.path;
-        const endpoint =
-          (res.locals.endpoint as string | undefined) ?? (FIXED_ENDPOINTS.has(path) ? `${req.method} ${path}` : 'unmatched');
-        seriesOf(endpoint, finalStatus(res)).observe((performance.now() - started) / 1000);
-        // The export leaves its state in res.locals (src/rest/csv-export.ts); whether every byte went out is known now.
-        const csvExport = res.locals.csvExport as CsvExportState | undefined;
-        if (csvExport) csvExports.inc({ outcome: csvExport === 'failed' ? 'failed' : res.writableFinished ? 'completed' : 'client_gone' });
-      });
-      next();
+    observe: (exchange) => {
+      // /docs serves its page and assets beneath one mount: they count as one endpoint.
+      const path = exchange.path.startsWith('/docs/') ? '/docs' : exchange.path;
+      const endpoint = exchange.endpoint ?? (FIXED_ENDPOINTS.has(path) ? `${exchange.method} ${path}` : 'unmatched');
+      seriesOf(endpoint, exchange.finalStatus()).observe((performance.now() - exchange.started) / 1000);
+      // Whether every byte of an export went out is known now.
+      const csvExport = exchange.csvExport;
+      if (csvExport) csvExports.inc({ outcome: csvExport === 'failed' ? 'failed' : exchange.res.writableFinished ? 'completed' : 'client_gone' });
     },
     handler: async (_req, res) => {
       res.set('Content-Type', registry.contentType).send(await registry.metrics());

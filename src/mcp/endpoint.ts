@@ -17,7 +17,7 @@ import { createServer, createTools } from './server.ts';
 
 export const MCP_PATH = '/mcp';
 
-/** What the HTTP binding (app.ts) hands over. */
+/** What the HTTP binding (src/http/mcp-route.ts) hands over. */
 export interface McpExchange {
   req: IncomingMessage;
   res: ServerResponse;
@@ -35,8 +35,10 @@ export interface McpEndpointOptions {
   version: string;
 }
 
-/** Serves one request; throws AppError for what is refused before MCP (app.ts answers it in the API's envelope). */
-export function createMcpEndpoint({ config, handle, version }: McpEndpointOptions): (exchange: McpExchange) => Promise<void> {
+/** Serves one request; throws AppError for what is refused before MCP (answered in the API's envelope). */
+export type McpEndpoint = (exchange: McpExchange) => Promise<void>;
+
+export function createMcpEndpoint({ config, handle, version }: McpEndpointOptions): McpEndpoint {
   const tools = createTools(handle);
   const toolNames = new Set(tools.map((tool) => tool.name));
   return async ({ req, res, body, request, onToolFailure }) => {

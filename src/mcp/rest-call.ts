@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { materialize } from '../compile/json-text.ts';
 import type { RestHandler } from '../rest/handler.ts';
 import type { QueryValue, RestRequest } from '../rest/request.ts';
-import { HeaderBag } from '../http/header-bag.ts';
+import { HeaderBag } from '../header-bag.ts';
 
 export interface RestAnswer {
   status: number;

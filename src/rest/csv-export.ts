@@ -7,10 +7,9 @@
  * the export always runs to the end. It is one request for authentication, the rate limit and usage
  * however many pages it walks; one that cannot finish is cut, logged and counted (docs/read-api.md).
  */
-import type { Request, Response } from 'express';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
+import { stringify, type Stringifier } from 'csv-stringify';
 import type { CancelSignal } from '../db/client.ts';
-import { cutShort } from '../http/access-log.ts';
 import { dimensionKey } from '../aggregate/dimensions.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
@@ -34,9 +33,10 @@ const isListBody = (body: unknown): body is ListBody =>
 
 /**
  * Whether the request asks for CSV; `format` is taken out of the query either way (it is the transport's
- * parameter, not the list's). Throws for a `format` other than csv or json.
+ * parameter, not the list's). Throws for a `format` other than csv or json. `prefersCsv`: the Accept
+ * header's choice between JSON and CSV.
  */
-export function wantsCsv(req: Request, query: Record<string, QueryValue>): boolean {
+export function wantsCsv(query: Record<string, QueryValue>, prefersCsv: () => boolean): boolean {
   const format = query.format;
   delete query.format;
   if (format !== undefined) {
@@ -44,20 +44,11 @@ export function wantsCsv(req: Request, query: Record<string, QueryValue>): boole
     if (format === 'json') return false;
     throw validationError([{ path: 'query.format', message: 'must be csv or json' }]);
   }
-  // JSON first: `*/*` and browsers' Accept headers get JSON; only an explicit text/csv preference gets CSV.
-  return req.get('accept') !== undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv';
+  return prefersCsv();
 }
 
 /** The export's file name: the list's last path segment, e.g. `entities.csv`. */
 const fileName = (path: string): string => `${path.split('/').filter(Boolean).pop() ?? 'export'}.csv`;
-
-/**
- * What the export leaves in `res.locals.csvExport` once its first row is on the way, for
- * `csv_exports_total` (src/http/metrics.ts), which reads it when the response closes: `failed` when a
- * page failed and the export cut the transfer; otherwise the outcome is `completed` if every byte was
- * sent and `client_gone` if the client left first.
- */
-export type CsvExportState = 'streaming' | 'failed';
 
 /** Why an export stopped before its last row; thrown after the transfer is cut, so the app's error handler logs it. */
 export class CsvExportError extends Error {
@@ -74,21 +65,30 @@ export class CsvExportError extends Error {
   }
 }
 
+/** An export under way: the writer sends `stream` as the body and learns from `finished` how it ended. */
+export interface CsvExport {
+  status: 200;
+  headers: Record<string, string>;
+  contentType: string;
+  /** The CSV text, row by row as the pages are read (csv-stringify, with backpressure). */
+  stream: Readable;
+  /**
+   * Resolves when the last row is in `stream` (or the client left); rejects with a CsvExportError when
+   * a page failed after the first row, when the transfer can only be cut short (the writer does it).
+   */
+  finished: Promise<void>;
+}
+
 /**
- * Runs the list and streams it as CSV. Problems found before anything is sent are JSON errors: the
- * handler's own (a bad filter is the usual 400) go to `sendJson`, a request that is not a list throws
- * an AppError. The export is one request: the handler authenticates, rate-limits and counts it in its
- * first pass, and the following pages reuse that pass (handler.ts), so a key revoked meanwhile does not
- * stop an export already under way. After the first row a failure can only cut the download short: the
- * connection is destroyed before the terminating chunk, so no client can take the partial file for a
- * whole one, and a CsvExportError is thrown for the app's error handler to log (error level, request id).
+ * Runs the list and hands back its CSV as a stream. Problems found before anything is sent are JSON
+ * answers: the handler's own (a bad filter is the usual 400) come back as its response, a request that
+ * is not a list throws an AppError. The export is one request: the handler authenticates, rate-limits
+ * and counts it in its first pass, and the following pages reuse that pass (handler.ts), so a key
+ * revoked meanwhile does not stop an export already under way. After the first row a failure can only
+ * cut the download short: the writer destroys the connection before the terminating chunk, so no
+ * client can take the partial file for a whole one, and logs the CsvExportError (error level, request id).
  */
-export async function sendCsvExport(
-  request: RestRequest,
-  res: Response,
-  handle: RestHandler,
-  sendJson: (response: RestResponse) => void,
-): Promise<void> {
+export async function exportCsv(request: RestRequest, handle: RestHandler): Promise<RestResponse | CsvExport> {
   if (request.method !== 'GET') throw notAList('CSV export is for GET requests of lists');
   // The first page as asked (a record route must not be handed a `limit` it does not take); the
   // following pages, by cursor, are large unless the client chose a size. The total, if asked for,
@@ -100,33 +100,33 @@ export async function sendCsvExport(
   const response = await handle(request);
   // Rows are read as objects here (compiled reads hand over JSON text).
   const [body, init] = materialize(response);
-  if (init.status !== 200) {
-    sendJson(response);
-    return;
-  }
+  if (init.status !== 200) return response;
   if (!isListBody(body)) throw notAList(`${request.path} is not a list; CSV export is for lists`);
 
-  res.status(200).set(init.headers).set({
-    'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${fileName(request.path)}"`,
-  });
-  res.removeHeader('Content-Length');
   const first = body.data[0];
   const csv = stringify({
     header: true,
     columns: first ? Object.keys(first) : body.query_info ? aggregateColumns(body.query_info) : emptyListColumns(request, handle),
     cast: { boolean: (value) => (value ? 'true' : 'false'), object: (value) => JSON.stringify(value) },
   });
-  res.locals.csvExport = 'streaming' satisfies CsvExportState;
+  return {
+    status: 200,
+    headers: { ...init.headers, 'Content-Disposition': `attachment; filename="${fileName(request.path)}"` },
+    contentType: 'text/csv; charset=utf-8',
+    stream: csv,
+    finished: writeRows(request, handle, csv, body, base),
+  };
+}
+
+/** Writes every page's rows into `csv`, then ends it; stops early, without failing, when the client leaves. */
+async function writeRows(request: RestRequest, handle: RestHandler, csv: Stringifier, body: ListBody, base: Record<string, QueryValue>): Promise<void> {
   // A stringifier error (none is expected for these rows) must not go unheard: the loop stops on it.
   let csvError: unknown;
   csv.on('error', (error) => {
     csvError = error;
   });
-  csv.pipe(res);
-
   // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
-  const gone = (): boolean => res.destroyed || request.signal?.aborted === true;
+  const gone = (): boolean => request.signal?.aborted === true;
   let rows = 0;
   let pages = 1;
   const stopped = (reason: string, details: { status?: number; code?: string; cause?: unknown } = {}): CsvExportError =>
@@ -159,12 +159,7 @@ export async function sendCsvExport(
     }
   } catch (error) {
     if (!gone()) {
-      // Headers are gone: destroy the connection before the terminating chunk, so the client cannot
-      // take a partial file for a whole one; the metric reads the outcome, the app's error handler logs it.
-      res.locals.csvExport = 'failed' satisfies CsvExportState;
-      csv.unpipe(res);
       csv.destroy();
-      cutShort(res);
       throw error instanceof CsvExportError ? error : stopped(`failed: ${String(error)}`, { cause: error });
     }
   }

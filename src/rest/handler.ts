@@ -3,7 +3,7 @@
  * route (404, or 405 with Allow), turns the request into variables, runs the prepared operation and
  * wraps the result. It never touches express.
  */
-import type { DocumentNode, ExecutionResult, GraphQLFormattedError } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type OperationDefinitionNode } from 'graphql';
 import {
   AppError,
   findAppError,
@@ -16,10 +16,9 @@ import {
   type ErrorCode,
 } from '../errors.ts';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
-import type { OperationRun, OperationRunner } from '../graphql/run-operation.ts';
-import { FELL_BACK, type CompiledReads, type PreparedRead } from '../graphql/use-compiled-reads.ts';
+import type { OperationRunner, PreparedOperation } from '../graphql/operation-runner.ts';
+import type { CompiledReads } from '../graphql/use-compiled-reads.ts';
 import type { GraphQLContext } from '../schema/context.ts';
-import type { ReadRouting } from '../graphql/read-routing.ts';
 import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
 import type { RestRequest } from './request.ts';
@@ -39,11 +38,10 @@ interface CompiledRoute {
   pattern: RegExp;
   paramNames: string[];
   document: DocumentNode;
+  operation: OperationDefinitionNode;
   fields: string[];
-  /** The operation planned as compiled SQL at start-up, when compiled reads are on and it is a query. */
-  prepared: PreparedRead | undefined;
-  /** Whether its access rules read variables, so the check is made again once they are known. */
-  rulesReadVariables: boolean;
+  /** Its plans made at start-up (compiled reads on, a query), and whether its access rules read variables. */
+  prepared: PreparedOperation;
 }
 
 function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
@@ -63,18 +61,18 @@ function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
 export interface RestHandlerOptions {
   routes: readonly Route[];
   operations: PreparedOperations;
-  run: OperationRunner;
+  /** The request's GraphQL context: authentication (400, 401, 429 as AppError), charged to the rate limit once. */
+  authenticate(request: RestRequest): Promise<GraphQLContext>;
+  /** The one operation runner (src/graphql/operation-runner.ts). */
+  runOperation: OperationRunner;
   /**
-   * Throws FORBIDDEN when the caller may not run the operation: called before parameters are read,
-   * and again with the variables, as the pipeline's permission plugin would, before a prepared read
-   * whose rules read them (`rulesReadVariables`).
+   * Throws FORBIDDEN when the caller may not run the operation: called before parameters are read (the
+   * contract's order of checks); the runner checks again with the variables when the rules read them.
    */
-  authorize?(document: DocumentNode, context: GraphQLContext, variables?: Record<string, unknown>): void;
+  authorize?(document: DocumentNode, context: GraphQLContext): void;
   rulesReadVariables?(document: DocumentNode): boolean;
-  /** Compiled reads (COMPILED_READS): read routes are then served from their prepared plans, not through `execute`. */
-  compiledReads?: Pick<CompiledReads, 'prepare' | 'resolversOnly'> | undefined;
-  /** Where a prepared read reads (src/graphql/read-routing.ts); the pipeline routes the rest itself. */
-  routeReads?: ReadRouting['route'] | undefined;
+  /** Compiled reads (COMPILED_READS): read routes are then planned at start-up. */
+  compiledReads?: Pick<CompiledReads, 'prepare'> | undefined;
   onUnexpectedError(error: unknown, request: RestRequest): void;
 }
 
@@ -92,15 +90,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const compiled: CompiledRoute[] = options.routes.map((route) => {
     const document = options.operations.get(route.operation);
     if (!document) throw new Error(`Route ${route.id} names unknown operation ${route.operation}`);
-    const prepared = options.compiledReads?.prepare(document);
     return {
       route,
       endpoint: `${route.method} ${route.path}`,
       ...compilePath(route.path),
       document,
+      operation: getOperationAST(document)!,
       fields: recordFieldNames(document),
-      prepared,
-      rulesReadVariables: options.rulesReadVariables?.(document) ?? true,
+      prepared: { read: options.compiledReads?.prepare(document), rulesReadVariables: options.rulesReadVariables?.(document) ?? true },
     };
   });
 
@@ -108,7 +105,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   // authenticated, charged to the rate limit and given its context once, in `begin`; its passes reuse
   // that run. Only begun requests are kept: a WeakMap entry per request kept everything the request
   // touched alive until the next full collection (docs/compiled-reads.md).
-  const runs = new WeakMap<RestRequest, OperationRun>();
+  const runs = new WeakMap<RestRequest, GraphQLContext>();
   const handle = async (request: RestRequest): Promise<RestResponse> => {
     let answer: RestResponse;
     try {
@@ -127,17 +124,16 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
     compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
   const begin = async (request: RestRequest): Promise<GraphQLContext> => {
-    const run = await options.run(request);
-    runs.set(request, run);
-    return run.context;
+    const context = await options.authenticate(request);
+    runs.set(request, context);
+    return context;
   };
   return Object.assign(handle, { recordFields, begin });
 }
 
-/** The run of a pass of a begun request, else a run of its own (authenticated, charged to the rate limit). */
-function runOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, OperationRun>, request: RestRequest): Promise<OperationRun> | OperationRun {
-  const begun = runs.get(request.passOf ?? request);
-  return begun ?? options.run(request);
+/** The context of a pass of a begun request, else one of its own (authenticated, charged to the rate limit). */
+function contextOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, GraphQLContext>, request: RestRequest): Promise<GraphQLContext> | GraphQLContext {
+  return runs.get(request.passOf ?? request) ?? options.authenticate(request);
 }
 
 /** Whether `headers` holds `lowerName` in any spelling (HTTP header names are case-insensitive). */
@@ -158,7 +154,7 @@ function failure(options: RestHandlerOptions, request: RestRequest, error: unkno
 async function dispatch(
   compiled: CompiledRoute[],
   options: RestHandlerOptions,
-  runs: WeakMap<RestRequest, OperationRun>,
+  runs: WeakMap<RestRequest, GraphQLContext>,
   request: RestRequest,
 ): Promise<RestResponse> {
   let found: CompiledRoute | undefined;
@@ -181,14 +177,16 @@ async function dispatch(
 
   const candidate = found;
   request.endpoint = candidate.endpoint;
+  // Authentication (400, 401, 429) happens here, in the first pass only; a refusal caches nothing.
+  const pending = contextOf(options, runs, request);
+  const context = pending instanceof Promise ? await pending : pending;
+  options.authorize?.(candidate.document, context);
+  // Path parameters are parameters: read after the token and the permissions, as the query's are.
   const params: Record<string, string> = {};
   for (let index = 0; index < candidate.paramNames.length; index += 1) {
     const name = candidate.paramNames[index]!;
     params[name] = decodePathParameter(name, match![index + 1]!);
   }
-  // Authentication (400, 401, 429) happens here, in the first pass only; a refusal caches nothing.
-  const run = await runOf(options, runs, request);
-  options.authorize?.(candidate.document, run.context);
   const nulAt = findNul(request.body, 'body');
   if (nulAt) throw validationError([{ path: nulAt, message: NUL_MESSAGE }]);
   const variables = candidate.route.toVariables(request, params);
@@ -196,7 +194,7 @@ async function dispatch(
   const argumentsFrom = BODY_METHODS.has(request.method) ? 'body' : 'query';
   let result: ExecutionResult;
   try {
-    result = await execute(candidate, options, run, variables);
+    result = await options.runOperation({ document: candidate.document, operation: candidate.operation, variables, prepared: candidate.prepared }, context);
   } catch (error) {
     // A refusal of the permission check is what the pipeline would have returned as its error.
     const appError = findAppError(error);
@@ -207,25 +205,6 @@ async function dispatch(
   if (result.errors?.length) return errorResponse(fromGraphQLError(result.errors[0]!), argumentsFrom, candidate.route.argumentNames);
   const { status, body, headers } = candidate.route.toResult(result.data as Record<string, unknown>, fields);
   return [body, { status, headers: { ...headers } }];
-}
-
-/**
- * The operation's result: from its prepared plan when it has one (the checks the pipeline's plugins
- * make, made here: permissions with the variables, then the compiled read, counted as the plugin
- * counts it), else, or when the read falls back, through the pipeline's `execute` to the resolvers.
- */
-async function execute(
-  candidate: CompiledRoute,
-  options: RestHandlerOptions,
-  run: OperationRun,
-  variables: Record<string, unknown>,
-): Promise<ExecutionResult> {
-  if (!candidate.prepared) return run.execute(candidate.document, variables);
-  if (candidate.rulesReadVariables) options.authorize?.(candidate.document, run.context, variables);
-  const context = options.routeReads ? { ...run.context, ...options.routeReads(run.context, candidate.document) } : run.context;
-  const result = await candidate.prepared.read(context, variables);
-  if (result !== FELL_BACK) return result;
-  return run.execute(candidate.document, options.compiledReads!.resolversOnly(variables) as Record<string, unknown>);
 }
 
 /** A path segment as text; a malformed escape or a NUL character is the client's 400. */

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { CancelSignal } from '../db/client.ts';
 import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
 import { closeMatches } from '../filter/suggest.ts';
-import type { HeaderBag } from '../http/header-bag.ts';
+import type { HeaderBag } from '../header-bag.ts';
 
 export type QueryValue = string | string[] | undefined;
 

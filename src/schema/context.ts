@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../changes/secret-box.ts';
 import type { UrlPolicy } from '../changes/webhook-url.ts';
-import type { HeaderBag } from '../http/header-bag.ts';
+import type { HeaderBag } from '../header-bag.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */

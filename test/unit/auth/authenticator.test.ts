@@ -7,7 +7,7 @@ import { createRateLimiter } from '../../../src/auth/rate-limit.ts';
 import { CLIENT_CREDENTIALS_GRANT } from '../../../src/auth/tokens.ts';
 import type { CachedTokenVerifier } from '../../../src/auth/verification-cache.ts';
 import type { VerifiedToken } from '../../../src/auth/verify.ts';
-import { HeaderBag } from '../../../src/http/header-bag.ts';
+import { HeaderBag } from '../../../src/header-bag.ts';
 import { createLogger } from '../../../src/logger.ts';
 
 const CLIENT = 'client-1';

@@ -1,7 +1,7 @@
 // A tally counts in a plain number and shows the count on every scrape, never counting twice.
 import { Registry } from 'prom-client';
 import { expect, it } from 'vitest';
-import { tally } from '../../../src/http/metrics.ts';
+import { tally } from '../../src/tally.ts';
 
 const valueIn = async (registry: Registry) => Number(/^requests_total (\d+)$/m.exec(await registry.metrics())?.[1]);
 

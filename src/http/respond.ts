@@ -1,0 +1,121 @@
+/**
+ * The one writer of every API answer (REST, /graphql, /mcp refusals, the token endpoint): its head in
+ * one `writeHead`, the request id first, the headers gathered while serving (CORS, RateLimit-*) under
+ * the answer's own; a weak ETag and the 304 of a conditional GET, computed once on the body as it is;
+ * then the body compressed in one synchronous call when the client accepts it (src/http/compress.ts).
+ * A stream (CSV) gets the same head and leaves through a compression stream instead.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Writable } from 'node:stream';
+import fresh from 'fresh';
+import { stringify } from '../compile/json-text.ts';
+import { toErrorEnvelope, type AppError } from '../errors.ts';
+import { compressBody, compressionStream, encodingFor, isCompressible } from './compress.ts';
+import { weakEtag } from './etag.ts';
+import { exchangeOf, type Exchange } from './exchange.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** An answer as the transports hand it to the writer: nothing is written before `respond`. */
+export interface Answer {
+  status: number;
+  /** The answer's own headers; they win over the ones gathered on the exchange. */
+  headers?: Readonly<Record<string, string>>;
+  /** The whole body, or undefined for none (204, a HEAD's). */
+  body?: string | Buffer;
+  /** Defaults to JSON. */
+  contentType?: string;
+}
+
+/** A transport's `[body, init]` as an answer (a compiled read's records are JSON text already). */
+export function jsonAnswer(body: unknown, init: { status: number; headers?: Readonly<Record<string, string>> }): Answer {
+  return { status: init.status, headers: init.headers, body: body === undefined ? undefined : stringify(body) };
+}
+
+/** An AppError in the contract's envelope. */
+export const errorAnswer = (error: AppError): Answer => jsonAnswer(toErrorEnvelope(error), { status: error.status, headers: error.headers });
+
+/** Refuses a request handed to express (src/http/site.ts) in the contract's envelope, by the same writer. */
+export const refuse = (req: IncomingMessage, error: AppError): void => respond(exchangeOf(req), errorAnswer(error));
+
+/** Writes `answer` whole. */
+export function respond(exchange: Exchange, answer: Answer): void {
+  const { res, req } = exchange;
+  const head = headOf(exchange, answer.headers);
+  const body = answer.body;
+  if (answer.status === 204 || answer.status === 304 || body === undefined) {
+    res.writeHead(answer.status, head).end();
+    return;
+  }
+  const contentType = answer.contentType ?? JSON_TYPE;
+  const tag = hasName(answer.headers, 'etag') ? undefined : weakEtag(body, 'utf8');
+  if (tag) head.push('ETag', tag);
+  const compressible = isCompressible(contentType);
+  if (compressible) head.push('Vary', varyOn(exchange, 'Accept-Encoding'));
+  const read = exchange.method === 'GET' || exchange.method === 'HEAD';
+  if (read && answer.status >= 200 && answer.status < 300 && tag && isFresh(exchange, tag)) {
+    res.writeHead(304, head).end();
+    return;
+  }
+  head.push('Content-Type', contentType);
+  const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+  const encoding = compressible && exchange.method !== 'HEAD' ? encodingFor(req.headers['accept-encoding'], bytes) : undefined;
+  if (encoding) {
+    const compressed = compressBody(body, encoding);
+    head.push('Content-Encoding', encoding, 'Content-Length', String(compressed.length));
+    res.writeHead(answer.status, head).end(compressed);
+    return;
+  }
+  head.push('Content-Length', String(bytes));
+  // A string goes into the socket's buffer as it is: no Buffer of our own.
+  res.writeHead(answer.status, head).end(body, 'utf8' as never);
+}
+
+/**
+ * Writes the head of a streamed answer (no Content-Length: chunked) and hands back where its body
+ * goes: the response, or a compression stream piped to it when the client accepts one.
+ */
+export function respondStream(exchange: Exchange, status: number, headers: Readonly<Record<string, string>>, contentType: string): Writable {
+  const head = headOf(exchange, headers);
+  head.push('Content-Type', contentType);
+  const encoding = isCompressible(contentType) ? encodingFor(exchange.req.headers['accept-encoding'], Number.POSITIVE_INFINITY) : undefined;
+  if (isCompressible(contentType)) head.push('Vary', varyOn(exchange, 'Accept-Encoding'));
+  if (!encoding) {
+    exchange.res.writeHead(status, head);
+    return exchange.res;
+  }
+  head.push('Content-Encoding', encoding);
+  exchange.res.writeHead(status, head);
+  const stream = compressionStream(encoding);
+  stream.pipe(exchange.res);
+  return stream;
+}
+
+/** The request id, the gathered headers the answer does not set itself, then the answer's. */
+function headOf(exchange: Exchange, own: Readonly<Record<string, string>> | undefined): string[] {
+  const head: string[] = ['X-Request-Id', exchange.requestId];
+  exchange.responseHeaders.forEach((value, name) => {
+    if (!hasName(own, name)) head.push(name, value);
+  });
+  if (own) for (const name in own) head.push(name, own[name]!);
+  return head;
+}
+
+/** Vary with `name` added to what a step set before (CORS's `Origin`): the head's value replaces it. */
+function varyOn(exchange: Exchange, name: string): string {
+  const prior = exchange.res.getHeader('vary');
+  return prior === undefined ? name : `${String(prior)}, ${name}`;
+}
+
+/** Whether `headers` holds `lowerName` in any spelling (HTTP header names are case-insensitive). */
+function hasName(headers: Readonly<Record<string, unknown>> | undefined, lowerName: string): boolean {
+  if (headers) for (const name in headers) if (name.toLowerCase() === lowerName) return true;
+  return false;
+}
+
+/** A conditional GET the client's copy still answers (If-None-Match, as browsers, CDNs and caches send it). */
+function isFresh(exchange: Exchange, etag: string): boolean {
+  const headers = exchange.req.headers;
+  if (headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined) return false;
+  return fresh(headers, { etag } as OutgoingHttpHeaders);
+}

@@ -1,0 +1,53 @@
+/**
+ * `/api/*` on the pipeline: the body step (JSON only, within the body limits) when the request carries
+ * one, then the pure REST handler (src/rest/handler.ts) and the one writer; a CSV export streams its
+ * rows instead (src/rest/csv-export.ts). The handler answers every error of the request itself; the
+ * pipeline answers the body step's and logs a failure after the head went out.
+ */
+import accepts from 'accepts';
+import { exportCsv, wantsCsv, type CsvExport } from '../rest/csv-export.ts';
+import type { RestHandler } from '../rest/handler.ts';
+import type { Exchange } from './exchange.ts';
+import type { Route } from './front.ts';
+import { bodyReader } from './read-body.ts';
+import { jsonAnswer, respond, respondStream } from './respond.ts';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+export function restRoute(handle: RestHandler): Route {
+  const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) });
+  const serve = async (exchange: Exchange): Promise<void> => {
+    await readBody(exchange);
+    // JSON first: `*/*` and browsers' Accept headers get JSON; only an explicit text/csv preference gets CSV.
+    const prefersCsv = () => exchange.req.headers.accept !== undefined && accepts(exchange.req).type(['application/json', 'text/csv']) === 'text/csv';
+    if (wantsCsv(exchange.query, prefersCsv)) {
+      const answer = await exportCsv(exchange, handle);
+      if (Array.isArray(answer)) respond(exchange, jsonAnswer(...answer));
+      else await streamCsv(exchange, answer);
+      return;
+    }
+    const [body, init] = await handle(exchange);
+    respond(exchange, jsonAnswer(body, init));
+  };
+  return { serve };
+}
+
+/**
+ * Sends an export's rows as they come. A failure after the head went out can only cut the transfer:
+ * the connection is destroyed before the terminating chunk, so the client cannot take a partial file
+ * for a whole one; csv_exports_total and the error line say what happened.
+ */
+async function streamCsv(exchange: Exchange, csv: CsvExport): Promise<void> {
+  exchange.csvExport = 'streaming';
+  const destination = respondStream(exchange, csv.status, csv.headers, csv.contentType);
+  csv.stream.pipe(destination);
+  try {
+    await csv.finished;
+  } catch (error) {
+    exchange.csvExport = 'failed';
+    csv.stream.unpipe(destination);
+    exchange.cut();
+    // A CsvExportError (how many rows went out, which page failed how), for the pipeline to log.
+    throw error;
+  }
+}
