@@ -3,10 +3,13 @@
  * real read: what the request path costs in our process with PostgreSQL's share and its variance
  * taken out (bench/request-overhead.ts). Everything else is the app as `npm start` builds it:
  * authentication, the rate limit, permissions, usage counting, metrics, the plan and the response.
- * `/bare` is node:http alone answering a record-sized body, the floor on this machine.
+ * `/bare` is node:http alone answering a record-sized body, the floor on this machine. A request with
+ * `x-via: express` reaches the same app through express's own dispatch (an app whose one middleware is
+ * ours): what express in front of the API would cost (docs/request-pipeline.md, "Express").
  * A diagnostic: the figures to quote are bench/run.ts's, which read the database on every request.
  */
 import { createServer } from 'node:http';
+import express from 'express';
 import { loadConfig } from '../src/config.ts';
 import { databaseOptions, openDatabase, type SqlClient } from '../src/db/client.ts';
 import { createLogger } from '../src/logger.ts';
@@ -33,8 +36,13 @@ const prepared = ((sql, params, signal) => {
 const { createApp } = await import('../src/app.ts');
 const app = createApp({ config, db: { ...db, sql: { ...db.sql, prepared } }, logger });
 
+const viaExpress = express();
+viaExpress.disable('x-powered-by');
+viaExpress.use((req, res) => app(req, res));
+
 const BARE = JSON.stringify({ data: { id: 1, name: 'x'.repeat(680) } });
 const server = createServer((req, res) => {
+  if (req.headers['x-via'] === 'express') return void viaExpress(req, res);
   if (req.url !== '/bare') return void app(req, res);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(BARE));

@@ -7,6 +7,7 @@
  * Run after `npm run bench` has seeded the database (BENCH_DATABASE_URL, default `venture_bench`).
  * BENCH_SCENARIOS picks scenarios by a part of their name (default `by id`), BENCH_SECONDS (5) per
  * round, BENCH_ROUNDS (3), 16 connections. BENCH_CPU_PROFILE=<dir> writes the server's CPU profile there.
+ * Each scenario is also measured through express's dispatch in front of the same app (`x-via: express`).
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,7 +45,10 @@ try {
     { name: 'node:http alone', method: 'GET' as const, path: '/bare', body: undefined, headers: {} },
     ...scenarios(ids)
       .filter((scenario) => WANTED.some((part) => scenario.name.toLowerCase().includes(part)))
-      .map((scenario) => ({ name: scenario.name, ...scenario.ours, headers })),
+      .flatMap((scenario) => [
+        { name: scenario.name, ...scenario.ours, headers },
+        { name: `${scenario.name}, via express`, ...scenario.ours, headers: { ...headers, 'x-via': 'express' } },
+      ]),
   ];
   console.log(`µs of our process's CPU per request, reads answered from memory, 16 connections, ${ROUNDS} rounds of ${SECONDS} s`);
   for (const target of targets) {
@@ -59,7 +63,7 @@ try {
       if (result.non2xx > 0) throw new Error(`${target.name}: ${result.non2xx} answers were not 2xx`);
       rounds.push((((after.user + after.system - before.user - before.system) / result.requests.total)).toFixed(0));
     }
-    console.log(`${target.name.padEnd(26)} ${rounds.join('  ')}`);
+    console.log(`${target.name.padEnd(40)} ${rounds.join('  ')}`);
   }
 } finally {
   child.kill('SIGTERM');

@@ -116,7 +116,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
   const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [
     useAuthenticateFirst(auth.authenticate),
     // Last: it runs what every plugin before it let through.
-    useOperationRunner(runOperation, createContext),
+    useOperationRunner(runOperation, createContext, metrics.registry),
   ] });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({

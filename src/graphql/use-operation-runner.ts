@@ -11,16 +11,23 @@
  */
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Registry } from 'prom-client';
 import type { Variables } from '../compile/operation.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import type { OperationRunner } from './operation-runner.ts';
+import { tally } from '../tally.ts';
 import type { ContextFactory, TransportContext } from './yoga.ts';
 
 /** Documents remembered by text; all are forgotten when it fills (a client sending ever new texts). */
 const KNOWN_DOCUMENTS_KEPT = 1_000;
 
-export function useOperationRunner(runOperation: OperationRunner, createContext: ContextFactory): Plugin<GraphQLContext & TransportContext> {
+export function useOperationRunner(runOperation: OperationRunner, createContext: ContextFactory, registry: Registry): Plugin<GraphQLContext & TransportContext> {
   const known = new Map<string, DocumentNode>();
+  const answeredKnown = tally({
+    name: 'graphql_known_documents_total',
+    help: 'GraphQL operations answered from a document validated before, without parsing or validating it again',
+    registers: [registry],
+  });
   const remember = (query: unknown, document: DocumentNode) => {
     if (typeof query !== 'string' || known.get(query) === document) return;
     if (known.size >= KNOWN_DOCUMENTS_KEPT) known.clear();
@@ -38,6 +45,7 @@ export function useOperationRunner(runOperation: OperationRunner, createContext:
       if (transport.publicIntrospection) return;
       const pending = createContext(transport);
       const graphqlContext = pending instanceof Promise ? await pending : pending;
+      answeredKnown.inc();
       setResult(await runOperation({ document, operation, operationName: params.operationName, variables: variables as Variables }, graphqlContext));
     },
     async onExecute({ args, setResultAndStopExecution }) {

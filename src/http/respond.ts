@@ -1,7 +1,7 @@
 /**
  * The one writer of every API answer (REST, /graphql, /mcp refusals, the token endpoint): its head in
  * one `writeHead`, the request id first, the headers gathered while serving (CORS, RateLimit-*) under
- * the answer's own; a weak ETag and the 304 of a conditional GET, computed once on the body as it is;
+ * the answer's own; a read's weak ETag and the 304 of a conditional GET, computed once on the body as it is;
  * then the body compressed in one synchronous call when the client accepts it (src/http/compress.ts).
  * A stream (CSV) gets the same head and leaves through a compression stream instead.
  */
@@ -48,12 +48,13 @@ export function respond(exchange: Exchange, answer: Answer): void {
     return;
   }
   const contentType = answer.contentType ?? JSON_TYPE;
-  const tag = hasName(answer.headers, 'etag') ? undefined : weakEtag(body, 'utf8');
+  // A validator for what a client may keep and ask about again: a read's successful answer.
+  const cacheable = (exchange.method === 'GET' || exchange.method === 'HEAD') && answer.status >= 200 && answer.status < 300;
+  const tag = cacheable && !hasName(answer.headers, 'etag') ? weakEtag(body, 'utf8') : undefined;
   if (tag) head.push('ETag', tag);
   const compressible = isCompressible(contentType);
   if (compressible) head.push('Vary', varyOn(exchange, 'Accept-Encoding'));
-  const read = exchange.method === 'GET' || exchange.method === 'HEAD';
-  if (read && answer.status >= 200 && answer.status < 300 && tag && isFresh(exchange, tag)) {
+  if (tag && isFresh(exchange, tag)) {
     res.writeHead(304, head).end();
     return;
   }
