@@ -11,6 +11,7 @@
  */
 import type { SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface KeyCredential {
   id: number;
@@ -52,7 +53,7 @@ export interface KeyStatus {
    * Whether the key behind a token may still be used; records the use (at most once a minute). A
    * promise only when the database must be asked: the answer from memory costs no microtask.
    */
-  check(clientId: string): KeyState | Promise<KeyState>;
+  check(clientId: string): MaybePromise<KeyState>;
   /** Records a use now (the token endpoint); at most once a minute per key. */
   touch(clientId: string): void;
 }

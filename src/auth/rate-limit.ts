@@ -10,6 +10,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -24,7 +25,7 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   /** A promise only when the bucket is kept in Redis: the memory bucket answers at once. */
-  consume(key: string): RateLimitResult | Promise<RateLimitResult>;
+  consume(key: string): MaybePromise<RateLimitResult>;
 }
 
 export interface RateLimitOptions {

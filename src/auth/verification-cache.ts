@@ -9,6 +9,7 @@
  * on every request, which showed in the profile of a small read.
  */
 import { CLOCK_TOLERANCE_SECONDS, type TokenVerifier, type VerifiedToken } from './verify.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 export const VERIFICATION_CACHE_SIZE = 10_000;
 
@@ -19,7 +20,7 @@ const KEY_LENGTH = 32;
  * A remembered verification is answered as it is; a promise only when the token must be verified.
  * `recall(token)`: the remembered verification alone (the token verified and has not expired), or undefined.
  */
-export type CachedTokenVerifier = ((token: string) => VerifiedToken | Promise<VerifiedToken>) & { recall(token: string): VerifiedToken | undefined };
+export type CachedTokenVerifier = ((token: string) => MaybePromise<VerifiedToken>) & { recall(token: string): VerifiedToken | undefined };
 
 interface Entry {
   token: string;

@@ -15,6 +15,7 @@ import { createErrorMasker, useValidationErrorCode } from './mask-error.ts';
 import { useArmor } from './use-armor.ts';
 import type { HeaderBag } from '../header-bag.ts';
 import type { CancelSignal } from '../db/client.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 /** What each transport hands the pipeline about the HTTP request. */
 export interface TransportContext {
@@ -39,7 +40,7 @@ export interface TransportContext {
   authentication?: Promise<Authentication>;
 }
 
-export type ContextFactory = (transport: TransportContext) => Promise<GraphQLContext> | GraphQLContext;
+export type ContextFactory = (transport: TransportContext) => MaybePromise<GraphQLContext>;
 
 export type GraphQLServer = YogaServerInstance<TransportContext, GraphQLContext>;
 

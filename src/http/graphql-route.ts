@@ -25,7 +25,8 @@ export function graphqlRoute(yoga: GraphQLServer): Route {
     const response = await yoga.handleNodeRequest(exchange.req, transportOf(exchange));
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
-      if (!WRITER_HEADERS.has(name)) headers[name] = value;
+      // The fetch API's Headers keep names in lower case; yoga's ponyfill may keep them as set.
+      if (!WRITER_HEADERS.has(name.toLowerCase())) headers[name] = value;
     });
     const body = await response.text();
     respond(exchange, { status: response.status, headers, body: body === '' ? undefined : body, contentType: response.headers.get('content-type') ?? undefined });

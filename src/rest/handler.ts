@@ -23,6 +23,7 @@ import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
 import type { RestRequest } from './request.ts';
 import type { Route } from './routes.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 
 export interface ResponseInit {
   status: number;
@@ -106,20 +107,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   // that run. Only begun requests are kept: a WeakMap entry per request kept everything the request
   // touched alive until the next full collection (docs/compiled-reads.md).
   const runs = new WeakMap<RestRequest, GraphQLContext>();
+  // The headers gathered on the request (RateLimit-*, Deprecation) go onto the answer where it is
+  // written (src/http/respond.ts), under its own.
   const handle = async (request: RestRequest): Promise<RestResponse> => {
-    let answer: RestResponse;
     try {
-      answer = await dispatch(compiled, options, runs, request);
+      return await dispatch(compiled, options, runs, request);
     } catch (error) {
-      answer = failure(options, request, error);
+      return failure(options, request, error);
     }
-    // The answer's own headers win (a 429 carries the RateLimit-* it was refused with); the bag's names
-    // are in lower case, so one header is never written twice in two spellings.
-    const headers = answer[1].headers;
-    request.responseHeaders.forEach((value, name) => {
-      if (!hasHeader(headers, name)) headers[name] = value;
-    });
-    return answer;
   };
   const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
     compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
@@ -132,14 +127,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
 }
 
 /** The context of a pass of a begun request, else one of its own (authenticated, charged to the rate limit). */
-function contextOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, GraphQLContext>, request: RestRequest): Promise<GraphQLContext> | GraphQLContext {
+function contextOf(options: RestHandlerOptions, runs: WeakMap<RestRequest, GraphQLContext>, request: RestRequest): MaybePromise<GraphQLContext> {
   return runs.get(request.passOf ?? request) ?? options.authenticate(request);
-}
-
-/** Whether `headers` holds `lowerName` in any spelling (HTTP header names are case-insensitive). */
-function hasHeader(headers: Record<string, unknown>, lowerName: string): boolean {
-  for (const name in headers) if (name.toLowerCase() === lowerName) return true;
-  return false;
 }
 
 /** The answer to a request whose dispatch threw: its AppError, a 503 for the database, else a 500 (logged). */
