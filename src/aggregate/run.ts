@@ -1,14 +1,14 @@
 /**
  * Answers an aggregate query: the filter read by the source's own list code (the same checks, the
- * same scope such as hidden soft-deleted entities, the same where), the related sources' permissions
- * checked, then one statement.
+ * same scope such as hidden soft-deleted entities, the same where, and the same related permissions
+ * for the filter's conditions and an ecosystem's stored filter), the related dimensions' permissions
+ * checked by the same rule (src/schema/read-permissions.ts), then one statement.
  */
-import { requirePrincipal } from '../auth/principal.ts';
 import type { Models } from '../compile/model.ts';
-import { AppError } from '../errors.ts';
 import type { Resource } from '../filter/index.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { readListRequest, type ListDefinition } from '../schema/list-query.ts';
+import { requireReadPermissions } from '../schema/read-permissions.ts';
 import type { AggregateQuery } from './query.ts';
 import { aggregateStatement } from './statement.ts';
 
@@ -20,8 +20,6 @@ export interface AggregateResult {
 
 export interface AggregateSources {
   models: Models;
-  /** The permission that reads each resource's records. */
-  readPermission: Readonly<Record<string, string>>;
 }
 
 export async function runAggregate(
@@ -32,8 +30,7 @@ export async function runAggregate(
   sources: AggregateSources,
 ): Promise<AggregateResult> {
   const request = await readListRequest(definition, { filter }, context);
-  const reached = [...query.dimensions.flatMap((dimension) => (dimension.needs ? [dimension.needs] : [])), ...request.filter.relatedResources];
-  requireReadPermissions(context, reached, sources.readPermission);
+  requireReadPermissions(context, query.dimensions.flatMap((dimension) => (dimension.needs ? [dimension.needs] : [])));
   const { sql, params } = aggregateStatement(query, sources.models, request.where);
   const [row] = await context.sql.prepared<{ total: number; rows: string }>(sql, params, context.signal);
   return {
@@ -45,13 +42,4 @@ export async function runAggregate(
       metrics: query.metrics.map(({ label, metric }) => ({ label, metric })),
     },
   };
-}
-
-/** A related dimension or filter condition reads that source's records: no count of them leaks without its permission. */
-export function requireReadPermissions(context: GraphQLContext, resources: Resource[], readPermission: AggregateSources['readPermission']): void {
-  const { permissions } = requirePrincipal(context.principal);
-  const missing = [...new Set(resources.map((resource) => readPermission[resource]!))].filter((permission) => !permissions.has(permission));
-  if (missing.length) {
-    throw new AppError('FORBIDDEN', `This request needs the ${missing.join(', ')} permission${missing.length > 1 ? 's' : ''}`);
-  }
 }

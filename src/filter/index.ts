@@ -57,7 +57,7 @@ export interface CompiledFilter<R extends Resource> {
   readonly manyValuedAllOf: readonly ResolvedCondition[];
   /** The where input with those conditions replaced by the precomputed id sets. */
   whereWith(sets: AllOfSets): WhereFor<R> | undefined;
-  /** The other resources its conditions reach (`investor__name` reaches investors): aggregates need their read permission. */
+  /** The other resources its conditions reach (`investor__name` reaches investors): reading through it needs their read permission too. */
   readonly relatedResources: ReadonlySet<Resource>;
 }
 

@@ -4,6 +4,7 @@
  * built once, at start-up.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RestHandler } from '../rest/handler.ts';
 import { registerResources } from './resources.ts';
 import type { RestGet } from './rest-call.ts';
@@ -35,7 +36,28 @@ export function createTools(handle: RestHandler): readonly Tool[] {
 
 export function createServer(tools: readonly Tool[], get: RestGet, version: string): McpServer {
   const server = new McpServer({ name: 'venture-data-api', version }, { instructions: INSTRUCTIONS });
+  refuseUnknownTools(server, new Set(tools.map((tool) => tool.name)));
   for (const tool of tools) tool.register(server, get);
   registerResources(server, get);
+  // The SDK advertises list changes once anything is registered; a server that lives for one request
+  // never sends a notification, and its lists change only with a new version (clients list again).
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
+}
+
+/**
+ * An unknown tool is a JSON-RPC error (-32602, invalid params), as the MCP specification asks of a
+ * protocol error; McpServer answers it as a tool result with `isError`, which a client reads as the
+ * tool having run and failed. Its tools/call handler is wrapped as McpServer installs it.
+ */
+function refuseUnknownTools(server: McpServer, names: ReadonlySet<string>): void {
+  type Handler = (request: { params: { name: string } }, extra: unknown) => unknown;
+  const low = server.server;
+  const install = low.setRequestHandler.bind(low) as (schema: unknown, handler: Handler) => void;
+  const guarded = (handler: Handler): Handler => (request, extra) => {
+    if (!names.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return handler(request, extra);
+  };
+  low.setRequestHandler = ((schema: unknown, handler: Handler) =>
+    install(schema, schema === CallToolRequestSchema ? guarded(handler) : handler)) as typeof low.setRequestHandler;
 }

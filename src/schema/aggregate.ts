@@ -8,7 +8,7 @@ import { readModels } from '../compile/model.ts';
 import { OWN_STATEMENT } from '../compile/operation.ts';
 import { aggregateError, suggest } from '../aggregate/errors.ts';
 import { readAggregateQuery } from '../aggregate/query.ts';
-import { requireReadPermissions, runAggregate, type AggregateResult, type AggregateSources } from '../aggregate/run.ts';
+import { runAggregate, type AggregateResult, type AggregateSources } from '../aggregate/run.ts';
 import { AGGREGATE_LIMITS } from '../aggregate/vocabulary.ts';
 import { isResource, RESOURCES, type Resource } from '../filter/index.ts';
 import { ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
@@ -19,6 +19,7 @@ import { FOUNDER_LIST } from './founder.ts';
 import { INVESTOR_LIST } from './investor.ts';
 import type { ListDefinition } from './list-query.ts';
 import { NEWS_LIST } from './news.ts';
+import { requireReadPermissions } from './read-permissions.ts';
 import { accessRule, declareResource, readPermissionByFilter, replicaReads, type RestRow } from './resource.ts';
 import { TRANSACTION_LIST } from './transaction.ts';
 import { VALUATION_LIST } from './valuation.ts';
@@ -66,7 +67,7 @@ export const AGGREGATES = declareResource({
   ],
 });
 
-const SOURCES: AggregateSources = { models: readModels(), readPermission: readPermissionByFilter() };
+const SOURCES: AggregateSources = { models: readModels() };
 
 const AggregatePage = builder.objectRef<AggregateResult['page']>('AggregatePage').implement({
   description: 'The page of groups: `total` is the number of groups (after `having`), always counted',
@@ -162,7 +163,7 @@ builder.queryFields((t) => ({
       ...aggregateArgs,
     },
     resolve: async (_root, { ecosystem, filter, groupBy, ...args }, context) => {
-      requireReadPermissions(context, ['entities'], SOURCES.readPermission);
+      requireReadPermissions(context, ['entities']);
       const query = readAggregateQuery('entities', { ...args, groupBy: groupBy ? [groupBy] : [] });
       return runAggregate(query, filter, await ecosystemEntityList({ ecosystem }, context), context, SOURCES);
     },

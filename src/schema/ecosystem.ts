@@ -176,6 +176,7 @@ function withinEcosystem(storedFilter: string): ListDefinition<'entities'> {
   const stored = compileFilter('entities', storedFilter);
   return {
     ...ENTITY_LIST,
+    scopeReaches: stored.relatedResources,
     scope: (filter) => {
       // A stored filter about deletion shows deleted entities, as a client's filter does.
       const hidden = stored.namesField('deleted_at') ? undefined : ENTITY_LIST.scope?.(filter);

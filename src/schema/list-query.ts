@@ -11,6 +11,7 @@ import { precomputeAllOf, type FindIds } from '../sql/all-of.ts';
 import { countOrEstimate, type Countable } from '../sql/count.ts';
 import { captureStatement, type CapturedStatement } from '../sql/statement-capture.ts';
 import type { GraphQLContext } from './context.ts';
+import { requireReadPermissions } from './read-permissions.ts';
 import { parseWindow, type ListArgs, type ListShape, type Window } from './list.ts';
 import { decodeCursor, encodeCursor, keysetWhere, parseSort, toOrderBy, type SortKey } from './list-order.ts';
 
@@ -23,6 +24,11 @@ export interface ListDefinition<R extends Resource> {
   defaultSort: string;
   /** Conditions always ANDed on (never merged into the client's filter), e.g. hiding soft-deleted rows. */
   scope?(filter: CompiledFilter<R>): WhereFor<R> | undefined;
+  /**
+   * Other resources `scope` reaches (an ecosystem's stored filter with `investor__` conditions): the
+   * caller needs their read permission as if its own filter named them.
+   */
+  scopeReaches?: ReadonlySet<Resource>;
 }
 
 /**
@@ -144,6 +150,8 @@ export async function readListRequest<R extends Resource>(
 ): Promise<ListRequest<R>> {
   const window = parseWindow(args, definition.maxLimit);
   const filter = compileFilter(definition.resource, args.filter);
+  // Rows, totals and aggregates alike: each tells about the related records its conditions reach.
+  requireReadPermissions(context, [...filter.relatedResources, ...(definition.scopeReaches ?? [])]);
   if (filter.deprecatedOperatorUsed) context.responseHeaders.set('Deprecation', 'true');
   const defaultSort = (filter.searchesText && SEARCH_SORT[definition.resource]) || definition.defaultSort;
   const keys = parseSort(definition.resource, args.sort, defaultSort);

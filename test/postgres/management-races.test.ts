@@ -15,7 +15,8 @@ import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpe
 import type { SqlTransaction } from '../../src/db/client.ts';
 import { call } from '../integration/management/support.ts';
 
-const ROUNDS = 25;
+/** Free-running rounds per scenario; MANAGEMENT_RACE_ROUNDS raises it for a longer hunt. */
+const ROUNDS = Number(process.env.MANAGEMENT_RACE_ROUNDS ?? 25);
 /** Permutations of a scenario's requests run queued (all of them when there are fewer). */
 const QUEUED_ORDERS = 6;
 
@@ -276,6 +277,48 @@ check({
   setup: () => team({ adam: 'owner', mia: 'owner' }),
   requests: [remove('olivia', 'olivia'), remove('adam', 'adam'), remove('mia', 'mia')],
   serial: [[204, 204, 409], [204, 409, 204], [409, 204, 204]],
+});
+
+check({
+  name: 'an owner removes a co-owner who is making another member owner',
+  setup: () => team({ adam: 'owner', mia: 'member' }),
+  requests: [remove('olivia', 'adam'), setRole('adam', 'mia', 'owner')],
+  serial: [[204, 404], [204, 200]],
+});
+
+check({
+  name: 'two owners demote each other at once: exactly one can',
+  setup: () => team({ adam: 'owner' }),
+  requests: [setRole('olivia', 'adam', 'member'), setRole('adam', 'olivia', 'member')],
+  serial: [[200, 403], [403, 200]],
+});
+
+check({
+  name: 'two owners remove each other at once: exactly one can',
+  setup: () => team({ adam: 'owner' }),
+  requests: [remove('olivia', 'adam'), remove('adam', 'olivia')],
+  serial: [[204, 404], [404, 204]],
+});
+
+check({
+  name: 'an owner steps down to member while the other owner leaves: one of them stays owner',
+  setup: () => team({ adam: 'owner' }),
+  requests: [setRole('olivia', 'olivia', 'member'), remove('adam', 'adam')],
+  serial: [[200, 409], [409, 204]],
+});
+
+check({
+  name: 'an owner removes the invitee while the invitee accepts',
+  setup: () => team({ adam: 'admin' }, { user: 'ivan', by: 'olivia' }),
+  requests: [remove('olivia', 'ivan'), accept('ivan')],
+  serial: [[404, 200], [204, 200]],
+});
+
+check({
+  name: 'an owner demotes an admin whose invitee accepts while the admin revokes',
+  setup: () => team({ adam: 'admin' }, { user: 'ivan', by: 'adam' }),
+  requests: [setRole('olivia', 'adam', 'member'), revoke('adam'), accept('ivan')],
+  serial: [[200, 403, 200], [200, 204, 409], [200, 409, 200]],
 });
 
 check({
