@@ -132,7 +132,8 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     400, // headers, parameters, body
     401,
     ...(permission.canForbid || write ? [403] : []), // writes also check whose record it is
-    ...(route.path.includes('{') ? [404] : []),
+    // A record named by the path, or, for a write that creates nothing, by the body (an invitation's token).
+    ...(route.path.includes('{') || (write && route.kind !== 'created') ? [404] : []),
     405, // another method on the path, with Allow
     ...(write ? [409] : []),
     ...(route.kind === 'feed' ? [410] : []), // a cursor older than what the feed keeps

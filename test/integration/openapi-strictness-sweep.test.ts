@@ -50,7 +50,7 @@ afterAll(async () => {
 const schema = getSchema();
 const built = buildOpenApiDocument({ schema, operations: loadOperations(schema), routes, config: loadConfig({ LOAD_DEMO_DATA: 'false' }) });
 const OPERATIONS = Object.entries(built.paths).flatMap(([path, item]) =>
-  (['get', 'delete'] as const).filter((method) => item[method]?.parameters?.length).map((method): [string, string, string] => [`${method.toUpperCase()} ${path}`, method, path]),
+  (['get', 'post', 'put', 'patch', 'delete'] as const).filter((method) => item[method]?.parameters?.length).map((method): [string, string, string] => [`${method.toUpperCase()} ${path}`, method, path]),
 );
 
 /** Common strings a client may send, whatever the parameter. */
@@ -139,9 +139,9 @@ async function sweep(method: string, template: string): Promise<Verdict[]> {
   const verdicts: Verdict[] = [];
   for (const parameter of parameters) {
     // A path segment is never empty (an empty one is another path) nor long (that is HTTP's 431, not the
-    // parameter's); a DELETE is sent only to be refused.
+    // parameter's); a write is sent only with values to be refused, and no body: parameters come first.
     const inPath = (raw: string[]) => parameter.in === 'path' && (raw[0] === '' || raw[0]!.length > 1000);
-    const tried = candidates(parameter).filter((raw) => !inPath(raw) && (method !== 'delete' || !documentAccepts(parameter, raw)));
+    const tried = candidates(parameter).filter((raw) => !inPath(raw) && (method === 'get' || !documentAccepts(parameter, raw)));
     const baseline = new Map(parameters.filter((other) => other.required && other !== parameter).map((other) => [other, sample(other)]));
     verdicts.push(...(await Promise.all(tried.map((raw) => verdict(validate, method, template, parameter, new Map([...baseline, [parameter, raw]]))))));
   }
@@ -150,7 +150,10 @@ async function sweep(method: string, template: string): Promise<Verdict[]> {
 
 async function verdict(validate: DocumentValidator, method: string, template: string, parameter: ParameterObject, values: Map<ParameterObject, string[]>): Promise<Verdict> {
   const raw = values.get(parameter)!;
-  const response = await auth.fetch(requestPath(template, values), { method: method.toUpperCase() });
+  // A write carries its body's first example, so that what is refused is the parameter.
+  const example = (doc.paths[template]![method as 'post']!.requestBody?.content['application/json']?.schema.examples ?? [])[0];
+  const sent = example === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(example) };
+  const response = await auth.fetch(requestPath(template, values), { method: method.toUpperCase(), ...sent });
   const body = response.headers.get('content-type')?.includes('json') ? ((await response.json()) as { error?: { details?: { path: string }[] } }) : await response.text();
   checkAnswer(validate, template, method, response, body);
   const named = typeof body === 'object' && body.error?.details?.some((detail) => new RegExp(`^(query|path)\\.${parameter.name}\\b`).test(detail.path));
