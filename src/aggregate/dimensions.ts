@@ -33,7 +33,7 @@ export const GROUP_BY_PATH = 'groupBy';
 
 /** A dimension's key in the rows: as written, `:` and `.` as `_`. */
 export const dimensionKey = (written: string): string => written.replace(/[:.]/g, '_');
-const WIDTH = /^bucket\((\d{1,15}(?:\.\d{1,6})?)\)$/;
+export const WIDTH = /^bucket\((\d{1,15}(?:\.\d{1,6})?)\)$/;
 
 /** Comma-separated dimensions; a list (GraphQL) may also hold comma-separated items. */
 export function parseDimensions(resource: Resource, written: readonly string[]): Dimension[] {

@@ -17,7 +17,7 @@ export interface Metric {
   field?: ColumnField;
 }
 
-const LABEL = /^[a-z][a-z0-9_]{0,62}$/;
+export const LABEL = /^[a-z][a-z0-9_]{0,62}$/;
 const PERCENTILE = /^p(\d\d)$/;
 export const METRICS_PATH = 'metrics';
 

@@ -6,6 +6,7 @@
 import type { Config } from '../config.ts';
 import type { OAuthErrorCode } from '../auth/token-request.ts';
 import { authorizationServerMetadata, openIdConfiguration } from '../auth/well-known.ts';
+import { publicErrorResponse } from './responses.ts';
 import { componentRef, exactObject, schemaOfValue } from './schema-helpers.ts';
 import type { JsonSchema, JsonValue, PathItem, Reference, ResponseObject } from './types.ts';
 
@@ -69,6 +70,12 @@ export const FIXED_TAGS = [
 /** Another method on a path here is 405 METHOD_NOT_ALLOWED with `Allow` (src/app.ts, src/auth). */
 const METHOD_NOT_ALLOWED = { 405: { $ref: '#/components/responses/Error405' } };
 
+/**
+ * What the token endpoint answers in the API's envelope, not RFC 6749's: a body over the limits (the
+ * body reader), an unexpected failure and an unavailable database (the app's error handler, src/app.ts).
+ */
+const ENVELOPE_ERRORS = Object.fromEntries([413, 500, 503].map((status) => [status, publicErrorResponse(status)]));
+
 const jsonResponse = (description: string, schemaName: string, headers?: ResponseObject['headers']): ResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
@@ -90,7 +97,7 @@ function tokenPath(): PathItem {
         'Errors are RFC 6749 §5.2 bodies, not the API envelope.',
       security: [{}, { clientBasic: [] }],
       requestBody: { required: true, content: { 'application/json': body, 'application/x-www-form-urlencoded': body } },
-      responses: { 200: jsonResponse('A token', 'TokenResponse', NO_STORE), ...oauthErrorResponses(), ...METHOD_NOT_ALLOWED },
+      responses: withRequestId({ 200: jsonResponse('A token', 'TokenResponse', NO_STORE), ...oauthErrorResponses(), ...METHOD_NOT_ALLOWED, ...ENVELOPE_ERRORS }),
     },
   };
 }
@@ -109,13 +116,24 @@ function oauthErrorResponses(): Record<string, ResponseObject> {
 
 type Responses = Record<string, ResponseObject | Reference>;
 
+/** Every answer of the app carries its X-Request-Id (src/http/request-id.ts); the components say so themselves. */
+function withRequestId(responses: Responses): Responses {
+  const id = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [status, '$ref' in response ? response : { ...response, headers: { ...id, ...response.headers } }]),
+  );
+}
+
 /** A public GET: no token (`security: []`), 405 for any other method. */
 function getPath(operationId: string, summary: string, tag: string, description: string, responses: Responses): PathItem {
   return {
     description: 'Other methods: 405.',
-    get: { operationId, summary, tags: [tag], description, security: [], responses: { ...responses, ...METHOD_NOT_ALLOWED } },
+    get: { operationId, summary, tags: [tag], description, security: [], responses: withRequestId({ ...responses, ...METHOD_NOT_ALLOWED }) },
   };
 }
+
+/** RFC 8414 §2 and OpenID Discovery §3: every array member of the metadata is an array of strings. */
+const METADATA_ARRAY_ITEMS: JsonSchema = { type: 'string' };
 
 export function fixedPaths(config: Config): Record<string, PathItem> {
   const discovery = openIdConfiguration(config) as { [key: string]: JsonValue };
@@ -124,20 +142,23 @@ export function fixedPaths(config: Config): Record<string, PathItem> {
     '/oauth/token': tokenPath(),
     '/.well-known/jwks.json': getPath('jwks', 'Public keys that verify access tokens', 'auth', 'The public keys that verify access tokens.', {
       200: jsonResponse('The key set', 'Jwks'),
+      // The keys are read from the database.
+      500: publicErrorResponse(500),
+      503: publicErrorResponse(503),
     }),
     '/.well-known/openid-configuration': getPath('openidConfiguration', 'OpenID Connect discovery document', 'auth', 'Discovery for OAuth and OpenID clients.', {
       // Described from the document the service really serves (src/auth/well-known.ts).
-      200: { description: 'The configuration', content: { 'application/json': { schema: schemaOfValue(discovery), example: discovery } } },
+      200: { description: 'The configuration', content: { 'application/json': { schema: schemaOfValue(discovery, METADATA_ARRAY_ITEMS), example: discovery } } },
     }),
     '/.well-known/oauth-authorization-server': getPath('oauthAuthorizationServer', 'OAuth 2.0 authorization server metadata', 'auth', 'RFC 8414 authorization server metadata.', {
-      200: { description: 'The metadata', content: { 'application/json': { schema: schemaOfValue(metadata), example: metadata } } },
+      200: { description: 'The metadata', content: { 'application/json': { schema: schemaOfValue(metadata, METADATA_ARRAY_ITEMS), example: metadata } } },
     }),
     '/healthz': getPath('healthz', 'Liveness check', 'operations', 'Liveness: the process answers.', {
       200: jsonResponse('`{"status": "ok"}`', 'Status'),
     }),
     '/readyz': getPath('readyz', 'Readiness check (the database answers)', 'operations', 'Readiness: the database answers.', {
       200: jsonResponse('`{"status": "ready"}`', 'Status'),
-      503: { $ref: '#/components/responses/Error503' },
+      503: publicErrorResponse(503),
     }),
     '/metrics': getPath('metrics', 'Prometheus metrics', 'operations', 'Prometheus metrics: process, and request durations by endpoint and status.', {
       200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },

@@ -9,9 +9,11 @@ import { DEFAULT_LIMIT } from '../schema/list.ts';
 import { sortPattern } from '../schema/list-order.ts';
 import type { ListFacts } from '../schema/resource.ts';
 import { bodySchema } from './body-schema.ts';
+import { OFFSET_SCHEMA } from './schema-helpers.ts';
 import { aggregateParameter } from './aggregate-parameters.ts';
 import type { VariableShape } from './operation-shape.ts';
 import { inputSchema } from './schemas-from-graphql.ts';
+import { changeTypesExamples, changeTypesPattern } from './vocabulary-patterns.ts';
 import type { JsonSchema, ParameterObject } from './types.ts';
 
 /** REST names of variables named otherwise (src/rest/routes.ts reads `include_total` into `$withTotal`). */
@@ -36,7 +38,7 @@ export function routeInputs(
   const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
   if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: routeBody(route, others) };
   const declared = route.querySchema ? bodySchema(route.querySchema).properties : undefined;
-  const query = others.map((variable) => queryParameter(variable, facts, declared?.[QUERY_NAMES[variable.name] ?? variable.name], route.aggregates));
+  const query = others.map((variable) => feedParameter(route, queryParameter(variable, facts, declared?.[QUERY_NAMES[variable.name] ?? variable.name], route.aggregates)));
   return { parameters: [...parameters, ...query, ...fields], body: undefined };
 }
 
@@ -69,6 +71,12 @@ function queryParameter(variable: VariableShape, facts: ListFacts | undefined, d
   return { name, in: 'query', required: variable.required, schema, ...describe(description) };
 }
 
+/** The change feed's `types`: the change types the server knows (src/changes/resources.ts), as a pattern. */
+function feedParameter(route: Route, parameter: ParameterObject): ParameterObject {
+  if (route.kind !== 'feed' || parameter.name !== 'types') return parameter;
+  return { ...parameter, schema: { ...parameter.schema, pattern: changeTypesPattern(), examples: changeTypesExamples() } };
+}
+
 interface Described {
   schema: JsonSchema;
   description: string | undefined;
@@ -90,7 +98,7 @@ function refineListParameter(
         description: `${base ?? 'Records per page'}; 1 to ${facts.maxLimit}, never clamped`,
       };
     case 'offset':
-      return { schema: { ...schema, minimum: 0, default: 0 }, description: base };
+      return { schema: { ...schema, ...OFFSET_SCHEMA }, description: base };
     case 'include_total':
       return { schema: { ...schema, default: false }, description: '`true` adds `page.total`, the number of matching records' };
     case 'filter':
@@ -136,7 +144,8 @@ function fieldsParameter(recordFields: string[]): ParameterObject {
     schema: { type: 'array', items: { type: 'string', enum: recordFields } },
     description:
       'Only these fields of each record (`id` is always kept); records then carry just those. ' +
-      'Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400.',
+      'Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, ' +
+      'blank names and spaces around a name are ignored.',
   };
 }
 

@@ -34,6 +34,7 @@ const RATE_LIMIT_HEADERS = {
 
 export const HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': { description: 'Echoes a well-formed incoming X-Request-Id, else a generated one', schema: { type: 'string' } },
+  // On every answer of /api once the token is verified, refusals included (src/auth/authenticate.ts).
   'RateLimit-Limit': { description: "The caller's burst: requests allowed at once", schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left before 429', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the allowance is full again', schema: { type: 'integer' } },
@@ -43,13 +44,23 @@ export const HEADERS: Record<string, HeaderObject> = {
   Deprecation: { description: '`true` when the filter used the deprecated `in`/`nin`', schema: { type: 'string', const: 'true' } },
 };
 
-/** Extra headers on an error status beyond X-Request-Id. */
+/** Extra headers on an error status beyond X-Request-Id and RateLimit-* (rateLimitHeaders). */
 const ERROR_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
   401: { 'WWW-Authenticate': headerRef('WWW-Authenticate') },
   405: { Allow: headerRef('Allow') },
-  429: { 'Retry-After': headerRef('Retry-After'), ...RATE_LIMIT_HEADERS },
+  429: { 'Retry-After': headerRef('Retry-After') },
   503: { 'Retry-After': headerRef('Retry-After') },
 };
+
+/**
+ * The statuses /api answers before it reads the token: another method on a path (the route table,
+ * src/rest/handler.ts) and a body over the limits (the body reader). Every other answer may carry the
+ * caller's RateLimit-*: they are set once the token is verified, refusals included (src/auth/authenticate.ts).
+ */
+const BEFORE_THE_TOKEN = new Set([405, 413]);
+
+/** The RateLimit-* an answer of /api with this status may carry: the one rule for every response. */
+const rateLimitHeaders = (status: number): Record<string, Reference> => (BEFORE_THE_TOKEN.has(status) ? {} : RATE_LIMIT_HEADERS);
 
 /** The error envelope carrying `codes` (every code, or those of one status). */
 const errorSchema = (codes: readonly string[]): JsonSchema =>
@@ -74,6 +85,18 @@ export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
 
 const errorComponentName = (status: number): string => `Error${status}`;
 
+const errorHeaders = (status: number): Record<string, Reference> => ({ 'X-Request-Id': headerRef('X-Request-Id'), ...ERROR_HEADERS[status] });
+
+/**
+ * An error status of a path outside /api (the token endpoint, the operational ones): the component's
+ * envelope, without RateLimit-*, which only an /api token's bucket gives.
+ */
+export function publicErrorResponse(status: number): ResponseObject {
+  const component = errorResponseComponents()[errorComponentName(status)];
+  if (!component) throw new Error(`OpenAPI: no error code has status ${status}`);
+  return { ...component, headers: errorHeaders(status) };
+}
+
 /** One response component per error status, describing which codes it carries. */
 export function errorResponseComponents(): Record<string, ResponseObject> {
   const codesByStatus = new Map<number, string[]>();
@@ -86,7 +109,7 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
       errorComponentName(status),
       {
         description: `${STATUS_CODES[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
-        headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...ERROR_HEADERS[status] },
+        headers: { ...errorHeaders(status), ...rateLimitHeaders(status) },
         content: {
           [JSON_TYPE]: {
             // Narrowed to the codes of this status, so examples and clients see the right ones.
@@ -109,7 +132,8 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     400, // headers, parameters, body
     401,
     ...(permission.canForbid || write ? [403] : []), // writes also check whose record it is
-    ...(route.path.includes('{') ? [404] : []),
+    // A record named by the path, or, for a write that creates nothing, by the body (an invitation's token).
+    ...(route.path.includes('{') || (write && route.kind !== 'created') ? [404] : []),
     405, // another method on the path, with Allow
     ...(write ? [409] : []),
     ...(route.kind === 'feed' ? [410] : []), // a cursor older than what the feed keeps
@@ -136,9 +160,9 @@ const SUCCESS_TEXT: Readonly<Record<string, string>> = {
 
 /** The success response: status by the route's kind, body by the envelope the route uses. */
 export function successResponse(route: Route, shape: OperationShape, walker: SelectionWalker): [string, ResponseObject] {
-  const headers: Record<string, Reference> = { 'X-Request-Id': headerRef('X-Request-Id'), ...RATE_LIMIT_HEADERS };
-  if (route.kind === 'deleted') return ['204', { description: 'Done; no body', headers }];
-  const status = route.kind === 'created' ? '201' : '200';
+  const status = route.kind === 'deleted' ? '204' : route.kind === 'created' ? '201' : '200';
+  const headers: Record<string, Reference> = { 'X-Request-Id': headerRef('X-Request-Id'), ...rateLimitHeaders(Number(status)) };
+  if (status === '204') return [status, { description: 'Done; no body', headers }];
   if (shape.key === 'list' && shape.variables.some((variable) => variable.name === 'filter')) {
     headers.Deprecation = headerRef('Deprecation');
   }

@@ -1,5 +1,12 @@
 /** Small JSON Schema combinators the generator shares. */
+import { GRAPHQL_MAX_INT } from 'graphql';
 import type { JsonSchema, JsonType, JsonValue } from './types.ts';
+
+/**
+ * An `offset`: 0 up to GraphQL's Int, which every integer parameter is (src/rest/request.ts refuses
+ * more), stated as `maximum`, which every validator checks, not only by `format: int32`.
+ */
+export const OFFSET_SCHEMA = { minimum: 0, maximum: GRAPHQL_MAX_INT, default: 0 } as const satisfies JsonSchema;
 
 export const componentRef = (name: string): string => `#/components/schemas/${name}`;
 
@@ -32,13 +39,14 @@ export function exactObject(properties: Record<string, JsonSchema>, optional: re
 
 /**
  * The schema of a sample JSON value, for documents built by code that has no type description of
- * its own (e.g. the OpenID configuration): strings, numbers, arrays and objects as they appear.
+ * its own (e.g. the OpenID configuration): strings, numbers, arrays and objects as they appear. An
+ * empty array shows no item, so the caller says what its items are (`emptyItems`).
  */
-export function schemaOfValue(value: JsonValue): JsonSchema {
+export function schemaOfValue(value: JsonValue, emptyItems: JsonSchema): JsonSchema {
   if (value === null) return { type: 'null' };
-  if (Array.isArray(value)) return { type: 'array', ...(value[0] === undefined ? {} : { items: schemaOfValue(value[0]) }) };
+  if (Array.isArray(value)) return { type: 'array', items: value[0] === undefined ? emptyItems : schemaOfValue(value[0], emptyItems) };
   if (typeof value === 'object') {
-    const properties = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, schemaOfValue(item)]));
+    const properties = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, schemaOfValue(item, emptyItems)]));
     return { type: 'object', properties, required: Object.keys(properties) };
   }
   if (typeof value === 'number') return { type: Number.isInteger(value) ? 'integer' : 'number' };

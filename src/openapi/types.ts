@@ -29,6 +29,7 @@ export interface JsonSchema {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   pattern?: string;
   not?: JsonSchema;
 }

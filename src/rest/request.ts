@@ -72,13 +72,14 @@ export class QueryReader {
     return values;
   }
 
-  integer(name: string): number | undefined {
+  /** `min`: the parameter's own lower bound (0 for an offset), so the message states its whole range. */
+  integer(name: string, min = INT_MIN): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
     const value = /^-?\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
     // Every integer parameter is a GraphQL Int: 32 bits, like the ids and counts it stands for.
-    if (!(value >= INT_MIN && value <= INT_MAX)) {
-      this.details.push({ path: `query.${name}`, message: `must be an integer from ${INT_MIN} to ${INT_MAX}` });
+    if (!(value >= min && value <= INT_MAX)) {
+      this.details.push({ path: `query.${name}`, message: `must be an integer from ${min} to ${INT_MAX}` });
       return undefined;
     }
     return value;

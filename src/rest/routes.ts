@@ -84,7 +84,7 @@ function queryVariables(row: RestRow, query: QueryReader): Record<string, unknow
         having: query.string('having'),
         sort: query.string('sort'),
         limit: query.integer('limit'),
-        offset: query.integer('offset'),
+        offset: query.integer('offset', 0),
       };
     case 'items':
     case 'feed':
@@ -103,7 +103,7 @@ function queryVariables(row: RestRow, query: QueryReader): Record<string, unknow
 }
 
 function pageVariables(query: QueryReader): Record<string, unknown> {
-  return { limit: query.integer('limit'), offset: query.integer('offset'), withTotal: query.boolean('include_total') ?? false };
+  return { limit: query.integer('limit'), offset: query.integer('offset', 0), withTotal: query.boolean('include_total') ?? false };
 }
 
 const SUCCESS: Readonly<Record<RestKind, (data: Record<string, unknown>, fields: Set<string> | undefined, row: RestRow) => RestResult>> = {

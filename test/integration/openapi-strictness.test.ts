@@ -11,6 +11,7 @@ import type { OpenApiDocument } from '../../src/openapi/index.ts';
 import type { JsonSchema, OperationObject, ParameterObject } from '../../src/openapi/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
+import { checkAnswer, documentValidator } from './openapi-answers.ts';
 
 let app: TestApp;
 let auth: TestCredentials;
@@ -148,7 +149,10 @@ async function send(request: Refused): Promise<number> {
     method: request.method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body }),
   });
-  await response.arrayBuffer();
+  const text = await response.text();
+  // The answer too, as a validating proxy reads it: status listed, headers declared, body fitting.
+  const template = Object.keys(doc.paths).find((path) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`).test(request.path));
+  if (template) checkAnswer(documentValidator(doc), template, request.method.toLowerCase(), response, JSON.parse(text));
   return response.status;
 }
 

@@ -1911,6 +1911,9 @@ export interface components {
         Error400: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1941,6 +1944,9 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1970,6 +1976,9 @@ export interface components {
         Error403: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1999,6 +2008,9 @@ export interface components {
         Error404: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2058,6 +2070,9 @@ export interface components {
         Error409: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2116,6 +2131,9 @@ export interface components {
         Error410: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2178,6 +2196,9 @@ export interface components {
         Error500: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2208,6 +2229,9 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2297,7 +2321,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "tagline" | "image" | "platform_url" | "gender" | "is_serial_founder" | "is_super_founder" | "is_promising_founder" | "is_strong_founder" | "launch_year" | "hq_country" | "hq_city" | "tags" | "education" | "companies" | "backgrounds")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2352,7 +2376,7 @@ export interface operations {
     getFounder: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "tagline" | "image" | "platform_url" | "gender" | "is_serial_founder" | "is_super_founder" | "is_promising_founder" | "is_strong_founder" | "launch_year" | "hq_country" | "hq_city" | "tags" | "education" | "companies" | "backgrounds")[];
             };
             header?: never;
@@ -2452,7 +2476,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2507,7 +2531,7 @@ export interface operations {
     getEntity: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
             };
             header?: never;
@@ -2551,7 +2575,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "client_id" | "permissions" | "last_used_at" | "created_at" | "created_by")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2722,7 +2746,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "type" | "image" | "platform_url" | "hq_country" | "hq_city" | "launch_year" | "total_invested_usd" | "investments_count" | "portfolio_count" | "exits_count" | "lead_investments_count" | "tags")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2777,7 +2801,7 @@ export interface operations {
     getInvestor: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "type" | "image" | "platform_url" | "hq_country" | "hq_city" | "launch_year" | "total_invested_usd" | "investments_count" | "portfolio_count" | "exits_count" | "lead_investments_count" | "tags")[];
             };
             header?: never;
@@ -2842,7 +2866,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "round_type" | "amount_usd" | "currency" | "date" | "valuation_usd" | "investors" | "source_url")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2897,7 +2921,7 @@ export interface operations {
     getTransaction: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "round_type" | "amount_usd" | "currency" | "date" | "valuation_usd" | "investors" | "source_url")[];
             };
             header?: never;
@@ -2959,7 +2983,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "valuation_usd" | "date" | "source" | "transaction_id")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3014,7 +3038,7 @@ export interface operations {
     getValuation: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "valuation_usd" | "date" | "source" | "transaction_id")[];
             };
             header?: never;
@@ -3088,7 +3112,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "title" | "summary" | "image_url" | "source" | "article_type" | "publish_date" | "language" | "amount_usd" | "round_type" | "deal_date" | "sector" | "hq_country" | "enriched_summary" | "relevance_score" | "hub_score" | "entities")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3143,7 +3167,7 @@ export interface operations {
     getNews: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "title" | "summary" | "image_url" | "source" | "article_type" | "publish_date" | "language" | "amount_usd" | "round_type" | "deal_date" | "sector" | "hq_country" | "enriched_summary" | "relevance_score" | "hub_score" | "entities")[];
             };
             header?: never;
@@ -3187,7 +3211,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3239,7 +3263,7 @@ export interface operations {
     createEcosystem: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
             };
             header?: never;
@@ -3302,7 +3326,7 @@ export interface operations {
     getEcosystem: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
             };
             header?: never;
@@ -3376,7 +3400,7 @@ export interface operations {
     updateEcosystem: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
             };
             header?: never;
@@ -3504,7 +3528,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3566,7 +3590,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3622,7 +3646,7 @@ export interface operations {
     createLandscape: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
             };
             header?: never;
@@ -3672,7 +3696,7 @@ export interface operations {
     getLandscape: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
             };
             header?: never;
@@ -3744,7 +3768,7 @@ export interface operations {
     setLandscapeEntities: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
             };
             header?: never;
@@ -3796,7 +3820,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3848,7 +3872,7 @@ export interface operations {
     createTeam: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
             };
             header?: never;
@@ -3893,7 +3917,7 @@ export interface operations {
     getTeam: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
             };
             header?: never;
@@ -3965,7 +3989,7 @@ export interface operations {
     updateTeam: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
             };
             header?: never;
@@ -4018,7 +4042,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "user_id" | "role" | "joined_at")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4109,7 +4133,7 @@ export interface operations {
     updateTeamMember: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "user_id" | "role" | "joined_at")[];
             };
             header?: never;
@@ -4164,7 +4188,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "invited_email" | "invited_user_id" | "invited_by" | "role" | "status" | "created_at" | "expires_at")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4325,7 +4349,7 @@ export interface operations {
     acceptInvitation: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "invited_email" | "invited_user_id" | "invited_by" | "role" | "status" | "created_at" | "expires_at")[];
             };
             header?: never;
@@ -4358,6 +4382,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -4369,7 +4394,7 @@ export interface operations {
     declineInvitation: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "invited_email" | "invited_user_id" | "invited_by" | "role" | "status" | "created_at" | "expires_at")[];
             };
             header?: never;
@@ -4402,6 +4427,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -4569,7 +4595,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4690,7 +4716,7 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
             };
             header?: never;
@@ -4762,7 +4788,7 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
             };
             header?: never;
@@ -4819,7 +4845,7 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "next_attempt_at" | "created_at")[];
             };
             header?: never;
@@ -4865,7 +4891,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "delivery_id" | "event_id" | "event_type" | "attempted_at" | "response_status" | "error" | "duration_ms" | "next_attempt_at" | "delivery_status")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4920,7 +4946,7 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "next_attempt_at" | "created_at")[];
             };
             header?: never;
@@ -4962,15 +4988,15 @@ export interface operations {
     aggregateEntities: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5033,15 +5059,15 @@ export interface operations {
     aggregateFounders: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On founders: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:gender`, `count_distinct:is_serial_founder`, `count_distinct:is_super_founder`, `count_distinct:is_promising_founder`, `count_distinct:is_strong_founder`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:location_country` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On founders: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:gender`, `count_distinct:is_serial_founder`, `count_distinct:is_super_founder`, `count_distinct:is_promising_founder`, `count_distinct:is_strong_founder`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:location_country` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On founders: `id`, `id:bucket(<width>)`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `location_country`, `tags.name`, `tags.type`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On founders: `id`, `id:bucket(<width>)`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `location_country`, `tags.name`, `tags.type`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/founders` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5104,15 +5130,15 @@ export interface operations {
     aggregateInvestors: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On investors: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:type`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:total_invested_usd`, `sum:total_invested_usd`, `avg:total_invested_usd`, `min:total_invested_usd`, `max:total_invested_usd`, `median:total_invested_usd`, `pNN:total_invested_usd`, `count_distinct:investments_count`, `sum:investments_count`, `avg:investments_count`, `min:investments_count`, `max:investments_count`, `median:investments_count`, `pNN:investments_count`, `count_distinct:portfolio_count`, `sum:portfolio_count`, `avg:portfolio_count`, `min:portfolio_count`, `max:portfolio_count`, `median:portfolio_count`, `pNN:portfolio_count`, `count_distinct:exits_count`, `sum:exits_count`, `avg:exits_count`, `min:exits_count`, `max:exits_count`, `median:exits_count`, `pNN:exits_count`, `count_distinct:lead_investments_count`, `sum:lead_investments_count`, `avg:lead_investments_count`, `min:lead_investments_count`, `max:lead_investments_count`, `median:lead_investments_count`, `pNN:lead_investments_count` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On investors: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:type`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:total_invested_usd`, `sum:total_invested_usd`, `avg:total_invested_usd`, `min:total_invested_usd`, `max:total_invested_usd`, `median:total_invested_usd`, `pNN:total_invested_usd`, `count_distinct:investments_count`, `sum:investments_count`, `avg:investments_count`, `min:investments_count`, `max:investments_count`, `median:investments_count`, `pNN:investments_count`, `count_distinct:portfolio_count`, `sum:portfolio_count`, `avg:portfolio_count`, `min:portfolio_count`, `max:portfolio_count`, `median:portfolio_count`, `pNN:portfolio_count`, `count_distinct:exits_count`, `sum:exits_count`, `avg:exits_count`, `min:exits_count`, `max:exits_count`, `median:exits_count`, `pNN:exits_count`, `count_distinct:lead_investments_count`, `sum:lead_investments_count`, `avg:lead_investments_count`, `min:lead_investments_count`, `max:lead_investments_count`, `median:lead_investments_count`, `pNN:lead_investments_count` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On investors: `id`, `id:bucket(<width>)`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `launch_year:bucket(<width>)`, `total_invested_usd`, `total_invested_usd:bucket(<width>)`, `investments_count`, `investments_count:bucket(<width>)`, `portfolio_count`, `portfolio_count:bucket(<width>)`, `exits_count`, `exits_count:bucket(<width>)`, `lead_investments_count`, `lead_investments_count:bucket(<width>)`, `tags.name`, `tags.type`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On investors: `id`, `id:bucket(<width>)`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `launch_year:bucket(<width>)`, `total_invested_usd`, `total_invested_usd:bucket(<width>)`, `investments_count`, `investments_count:bucket(<width>)`, `portfolio_count`, `portfolio_count:bucket(<width>)`, `exits_count`, `exits_count:bucket(<width>)`, `lead_investments_count`, `lead_investments_count:bucket(<width>)`, `tags.name`, `tags.type`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/investors` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5175,15 +5201,15 @@ export interface operations {
     aggregateTransactions: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On transactions: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:round_type`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:currency`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:source_url` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On transactions: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:round_type`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:currency`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:source_url` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/transactions` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5246,15 +5272,15 @@ export interface operations {
     aggregateValuations: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On valuations: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:source`, `count_distinct:transaction_id`, `sum:transaction_id`, `avg:transaction_id`, `min:transaction_id`, `max:transaction_id`, `median:transaction_id`, `pNN:transaction_id` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On valuations: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:source`, `count_distinct:transaction_id`, `sum:transaction_id`, `avg:transaction_id`, `min:transaction_id`, `max:transaction_id`, `median:transaction_id`, `pNN:transaction_id` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/valuations` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5317,15 +5343,15 @@ export interface operations {
     aggregateNews: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On news: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:url`, `count_distinct:title`, `count_distinct:summary`, `count_distinct:image_url`, `count_distinct:source`, `count_distinct:article_type`, `count_distinct:publish_date`, `min:publish_date`, `max:publish_date`, `count_distinct:language`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:round_type`, `count_distinct:deal_date`, `min:deal_date`, `max:deal_date`, `count_distinct:sector`, `count_distinct:hq_country`, `count_distinct:enriched_summary`, `count_distinct:relevance_score`, `sum:relevance_score`, `avg:relevance_score`, `min:relevance_score`, `max:relevance_score`, `median:relevance_score`, `pNN:relevance_score`, `count_distinct:hub_score`, `sum:hub_score`, `avg:hub_score`, `min:hub_score`, `max:hub_score`, `median:hub_score`, `pNN:hub_score` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On news: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:url`, `count_distinct:title`, `count_distinct:summary`, `count_distinct:image_url`, `count_distinct:source`, `count_distinct:article_type`, `count_distinct:publish_date`, `min:publish_date`, `max:publish_date`, `count_distinct:language`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:round_type`, `count_distinct:deal_date`, `min:deal_date`, `max:deal_date`, `count_distinct:sector`, `count_distinct:hq_country`, `count_distinct:enriched_summary`, `count_distinct:relevance_score`, `sum:relevance_score`, `avg:relevance_score`, `min:relevance_score`, `max:relevance_score`, `median:relevance_score`, `pNN:relevance_score`, `count_distinct:hub_score`, `sum:hub_score`, `avg:hub_score`, `min:hub_score`, `max:hub_score`, `median:hub_score`, `pNN:hub_score` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/news` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5388,15 +5414,15 @@ export interface operations {
     aggregateEcosystemEntities: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions */
+                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5540,6 +5566,7 @@ export interface operations {
             /** @description A token */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
@@ -5550,6 +5577,7 @@ export interface operations {
             /** @description `invalid_request`, `unsupported_grant_type`, `invalid_scope` */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
@@ -5560,6 +5588,7 @@ export interface operations {
             /** @description `invalid_client` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
@@ -5570,6 +5599,7 @@ export interface operations {
             /** @description `access_denied` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control"?: "no-store";
                     [name: string]: unknown;
                 };
@@ -5578,15 +5608,104 @@ export interface operations {
                 };
             };
             405: components["responses"]["Error405"];
+            /** @description Payload Too Large: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "Payload Too Large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "PAYLOAD_TOO_LARGE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
             /** @description `slow_down` */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control"?: "no-store";
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Internal Server Error: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal Server Error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "SERVICE_UNAVAILABLE",
+                     *         "message": "Service Unavailable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
                 };
             };
         };
@@ -5603,6 +5722,7 @@ export interface operations {
             /** @description The key set */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,6 +5730,65 @@ export interface operations {
                 };
             };
             405: components["responses"]["Error405"];
+            /** @description Internal Server Error: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal Server Error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "SERVICE_UNAVAILABLE",
+                     *         "message": "Service Unavailable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
         };
     };
     openidConfiguration: {
@@ -5624,6 +5803,7 @@ export interface operations {
             /** @description The configuration */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5687,7 +5867,7 @@ export interface operations {
                         token_endpoint: string;
                         grant_types_supported: string[];
                         token_endpoint_auth_methods_supported: string[];
-                        response_types_supported: unknown[];
+                        response_types_supported: string[];
                         scopes_supported: string[];
                         subject_types_supported: string[];
                         claims_supported: string[];
@@ -5711,6 +5891,7 @@ export interface operations {
             /** @description The metadata */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,7 +5933,7 @@ export interface operations {
                         token_endpoint: string;
                         grant_types_supported: string[];
                         token_endpoint_auth_methods_supported: string[];
-                        response_types_supported: unknown[];
+                        response_types_supported: string[];
                         scopes_supported: string[];
                     };
                 };
@@ -5772,6 +5953,7 @@ export interface operations {
             /** @description `{"status": "ok"}` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,6 +5975,7 @@ export interface operations {
             /** @description `{"status": "ready"}` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5800,7 +5983,36 @@ export interface operations {
                 };
             };
             405: components["responses"]["Error405"];
-            503: components["responses"]["Error503"];
+            /** @description Service Unavailable: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "SERVICE_UNAVAILABLE",
+                     *         "message": "Service Unavailable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
         };
     };
     metrics: {
@@ -5815,6 +6027,7 @@ export interface operations {
             /** @description Prometheus text exposition format */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
