@@ -23,6 +23,10 @@ export const LAUNCH_YEAR_SPAN = 4;
 /** The most location and launch year add together. */
 export const BONUS_MAX = LOCATION_WEIGHT.city + 1;
 
+/** Weights are integers of this many parts of 1 inside the statement. */
+const UNIT = 10_000;
+const units = (value: string) => `round(${value} / ${UNIT}.0, 4)`;
+
 export interface SimilarStatement {
   sql: string;
   params: unknown[];
@@ -36,7 +40,9 @@ export function similarStatement(models: Models, id: number, limit: number, with
   const investors = statement.param(withInvestors);
   // Candidates are live companies other than the source, narrowed by the client's filter.
   const eligible = `c.deleted_at IS NULL AND c.is_company AND c.id <> ${source}::int AND ${whereSql(statement, statement.model('Entity'), 'c', where)}`;
-  const w = (df: string) => `round(ln(1 + corpus.n / greatest(${df}, 1))::numeric, 4)`;
+  // Weights are summed in units of 1e-4 as integers: exact (reasons add up to the score to the last
+  // digit, equal sums tie and fall to the id) and cheaper to add up over many candidates than numerics.
+  const w = (df: string) => `round(ln(1 + corpus.n / greatest(${df}, 1)) * ${UNIT})::int`;
   const sql = `
 WITH src AS (
   SELECT e.id, e.hq_country, e.hq_city, e.launch_year FROM entities e WHERE e.id = ${source}::int AND e.deleted_at IS NULL
@@ -56,24 +62,29 @@ WITH src AS (
   SELECT b.id, s.w FROM sig s CROSS JOIN LATERAL (
     SELECT DISTINCT r.entity_id AS id FROM round_investors ri JOIN funding_rounds r ON r.id = ri.round_id WHERE ri.investor_id = s.ref
   ) b WHERE s.kind = 'investor'
-), shared AS (
+), shared AS MATERIALIZED (
   SELECT h.id, sum(h.w) AS w FROM hits h GROUP BY h.id
 ), floor AS (
-  SELECT CASE WHEN count(*) < ${top}::int THEN -1 ELSE min(k.w) END - ${BONUS_MAX} AS w FROM (
-    SELECT sh.w FROM shared sh JOIN entities c ON c.id = sh.id WHERE ${eligible} ORDER BY sh.w DESC LIMIT ${top}::int
+  -- Walks the candidates best first, reading each one's row (a subquery per row, so the walk stops
+  -- at the limit-th eligible one rather than joining every candidate). Were the order lost, the
+  -- minimum of any limit eligible weights is still at most the limit-th best: a lower floor, the same answer.
+  SELECT CASE WHEN count(*) < ${top}::int THEN -1 ELSE min(k.w) END - ${BONUS_MAX * UNIT} AS w FROM (
+    SELECT sh.w FROM (SELECT * FROM shared ORDER BY w DESC OFFSET 0) sh
+     WHERE (SELECT true FROM entities c WHERE c.id = sh.id AND ${eligible}) LIMIT ${top}::int
   ) k
 ), scored AS (
   SELECT c.id, c.name, c.hq_country, c.hq_city, c.launch_year, sh.w AS shared,
          CASE WHEN c.hq_country = '' OR c.hq_country <> src.hq_country THEN 0
-              WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city} ELSE ${LOCATION_WEIGHT.country} END::numeric AS loc,
-         round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0), 4) AS yr
-    FROM shared sh JOIN entities c ON c.id = sh.id CROSS JOIN src
-   WHERE sh.w >= (SELECT floor.w FROM floor) AND ${eligible}
+              WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city * UNIT} ELSE ${LOCATION_WEIGHT.country * UNIT} END AS loc,
+         round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0) * ${UNIT})::int AS yr
+    FROM (SELECT * FROM shared sh WHERE sh.w >= (SELECT floor.w FROM floor)) sh
+    CROSS JOIN src
+    CROSS JOIN LATERAL (SELECT c.* FROM entities c WHERE c.id = sh.id AND ${eligible} OFFSET 0) c
 ), best AS (
   SELECT s.*, s.shared + s.loc + coalesce(s.yr, 0) AS score FROM scored s ORDER BY score DESC, s.id LIMIT ${top}::int
 )
 SELECT (SELECT count(*) FROM src)::int AS found,
-  (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', b.score, 'reasons', ${reasons()})
+  (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
      ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)::text AS rows`;
   return { sql, params: statement.params };
 }
@@ -86,13 +97,13 @@ function reasons(): string {
         OR (s.kind = 'investor' AND EXISTS (SELECT 1 FROM funding_rounds r JOIN round_investors ri ON ri.round_id = r.id
                                              WHERE r.entity_id = b.id AND ri.investor_id = s.ref))
     UNION ALL
-    SELECT 'location', CASE WHEN b.loc = ${LOCATION_WEIGHT.city} THEN 'same city: ' || b.hq_city || ', ' || b.hq_country
+    SELECT 'location', CASE WHEN b.loc = ${LOCATION_WEIGHT.city * UNIT} THEN 'same city: ' || b.hq_city || ', ' || b.hq_country
                             ELSE 'same country: ' || b.hq_country END, b.loc WHERE b.loc > 0
     UNION ALL
     SELECT 'launch_year', CASE WHEN b.launch_year = src.launch_year THEN 'launched ' || b.launch_year || ', the same year'
                                ELSE 'launched ' || b.launch_year || ', ' || abs(b.launch_year - src.launch_year) || ' year'
                                     || CASE WHEN abs(b.launch_year - src.launch_year) = 1 THEN '' ELSE 's' END || ' apart' END,
            b.yr WHERE b.yr > 0`;
-  return `(SELECT json_agg(json_build_object('kind', g.kind, 'detail', g.detail, 'weight', g.w) ORDER BY g.w DESC, g.kind, g.detail)
+  return `(SELECT json_agg(json_build_object('kind', g.kind, 'detail', g.detail, 'weight', ${units('g.w')}) ORDER BY g.w DESC, g.kind, g.detail)
      FROM (${shares}) g)`;
 }

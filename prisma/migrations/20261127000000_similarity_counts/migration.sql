@@ -3,6 +3,10 @@
 -- keeps how many active entities there are. Derived columns like locations.entity_count, recomputed
 -- by every import and seed (src/data/derived.ts): counting them per request took a scan of every
 -- entity carrying the source's tags, a quarter of the table at a million entities.
+-- Counting reads every tag assignment once; at a million entities that may outlast the service's
+-- statement timeout on a busy server, and a migration must finish: no limit for this transaction.
+SET LOCAL statement_timeout = 0;
+
 ALTER TABLE "tags" ADD COLUMN "entity_count" INTEGER NOT NULL DEFAULT 0;
 
 UPDATE "tags" t SET "entity_count" = c.n
