@@ -30,8 +30,10 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function sampleIds(client: pg.Client): Promise<number[]> {
   // Companies spread evenly over the id range: old and new, large and small.
   const { rows } = await client.query<{ id: number }>(
-    `SELECT id FROM (SELECT id, ntile($1) OVER (ORDER BY id) AS bucket, row_number() OVER (PARTITION BY ntile($1) OVER (ORDER BY id) ORDER BY id) AS n
-       FROM (SELECT id FROM entities WHERE is_company AND deleted_at IS NULL) c) s WHERE n = 1 ORDER BY id`,
+    `WITH r AS (SELECT min(id) AS lo, max(id) AS hi FROM entities)
+     SELECT DISTINCT (SELECT e.id FROM entities e WHERE e.is_company AND e.deleted_at IS NULL AND e.id >= r.lo + (r.hi - r.lo) * n / $1
+                       ORDER BY e.id LIMIT 1) AS id
+       FROM r, generate_series(0, $1 - 1) n ORDER BY id`,
     [SAMPLES],
   );
   return rows.map((row) => row.id);

@@ -23,6 +23,9 @@ export const LAUNCH_YEAR_SPAN = 4;
 /** The most location and launch year add together. */
 export const BONUS_MAX = LOCATION_WEIGHT.city + 1;
 
+/** How many of the best candidates the floor's walk may read before it gives up and scores them all. */
+const FLOOR_WALK = 5_000;
+
 /** Weights are integers of this many parts of 1 inside the statement. */
 const UNIT = 10_000;
 const units = (value: string) => `round(${value} / ${UNIT}.0, 4)`;
@@ -68,8 +71,10 @@ WITH src AS (
   -- Walks the candidates best first, reading each one's row (a subquery per row, so the walk stops
   -- at the limit-th eligible one rather than joining every candidate). Were the order lost, the
   -- minimum of any limit eligible weights is still at most the limit-th best: a lower floor, the same answer.
+  -- Only the best FLOOR_WALK candidates are sorted (a bounded top-N sort); if fewer than limit of
+  -- them pass, the floor is the lowest possible and every candidate is scored.
   SELECT CASE WHEN count(*) < ${top}::int THEN -1 ELSE min(k.w) END - ${BONUS_MAX * UNIT} AS w FROM (
-    SELECT sh.w FROM (SELECT * FROM shared ORDER BY w DESC OFFSET 0) sh
+    SELECT sh.w FROM (SELECT * FROM shared ORDER BY w DESC LIMIT ${FLOOR_WALK}) sh
      WHERE (SELECT true FROM entities c WHERE c.id = sh.id AND ${eligible}) LIMIT ${top}::int
   ) k
 ), scored AS (
