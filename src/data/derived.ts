@@ -7,7 +7,9 @@
  *   lead_investments_count, portfolio_count (distinct companies), exits_count (portfolio companies with an
  *   acquisition or IPO round), total_invested_usd (each round's amount split evenly among its investors);
  * - investor profiles and entities.is_investor agree: a flagged entity gets a profile and vice versa;
- * - locations.entity_count: entities (not deleted) with the location as HQ country or city.
+ * - locations.entity_count: entities (not deleted) with the location as HQ country or city;
+ * - tags.entity_count and entity_stats.active_entities: entities (not deleted) carrying each tag, and
+ *   all of them: how rare a tag is, for the similar-companies score (docs/similar-companies.md).
  * Each UPDATE touches only rows whose value changes, so a no-op recompute writes nothing.
  */
 import type { SqlTx } from './sql/unnest.ts';
@@ -73,11 +75,22 @@ WITH uses AS (
 )
 UPDATE locations l SET entity_count = t.n FROM target t WHERE t.id = l.id AND l.entity_count <> t.n;`;
 
+const SIMILARITY_COUNTS = `
+WITH target AS (
+  SELECT t.id, COALESCE(c.n, 0) AS n
+    FROM tags t LEFT JOIN (SELECT et.tag_id, count(*)::int AS n FROM entity_tags et JOIN entities e ON e.id = et.entity_id
+                            WHERE e.deleted_at IS NULL GROUP BY et.tag_id) c ON c.tag_id = t.id
+)
+UPDATE tags t SET entity_count = x.n FROM target x WHERE x.id = t.id AND t.entity_count <> x.n;
+UPDATE entity_stats s SET active_entities = c.n FROM (SELECT count(*)::int AS n FROM entities WHERE deleted_at IS NULL) c
+ WHERE s.active_entities <> c.n;`;
+
 export async function recomputeDerived(tx: SqlTx): Promise<void> {
   await tx.exec(SYNC_INVESTOR_PROFILES);
   await tx.exec(ENTITY_TOTALS);
   await tx.exec(INVESTOR_STATS);
   await tx.exec(LOCATION_COUNTS);
+  await tx.exec(SIMILARITY_COUNTS);
 }
 
 /** Tables whose SERIAL id an import or seed may fill with explicit values. */

@@ -37,6 +37,7 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   ChangeClock: 'change_clock',
   ChangeCommit: 'change_commits',
   Change: 'changes',
+  EntityStats: 'entity_stats',
   ChangeRetention: 'change_retention',
   ChangeFollower: 'change_followers',
   EcosystemMember: 'ecosystem_members',

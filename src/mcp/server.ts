@@ -14,17 +14,19 @@ import { ecosystemEntities, listEcosystems } from './tools/ecosystems.ts';
 import { describeFilters, lookupValues, validateFilter } from './tools/filters.ts';
 import { getRecord } from './tools/records.ts';
 import { searchTools } from './tools/search.ts';
+import { similarCompanies } from './tools/similar.ts';
 
 const INSTRUCTIONS =
   'Venture data: companies (entities), founders, investors, funding rounds (transactions), valuations and news. ' +
   'To answer a question: describe_filters shows the fields of a resource; lookup_values turns a place name into the id filters take; ' +
-  'validate_filter checks a filter; search_* list records a page at a time (pass next_cursor back as cursor); get_record reads one; ' +
+  'validate_filter checks a filter; search_* list records a page at a time (pass next_cursor back as cursor); get_record reads one; similar_companies finds companies like one, with reasons; ' +
   'aggregate counts and sums by dimensions. Every answer is limited to what the access token may read.';
 
 export function createTools(handle: RestHandler): readonly Tool[] {
   return [
     ...searchTools(handle),
     getRecord,
+    similarCompanies,
     describeFilters,
     lookupValues,
     validateFilter,

@@ -156,6 +156,7 @@ const SUCCESS_TEXT: Readonly<Record<string, string>> = {
   items: 'The items',
   aggregate: 'One page of groups, with the total number of groups and the query as read',
   feed: 'One page of changes in commit order, with the cursor to continue from',
+  ranking: 'The best matches, best first, each with the reasons for its score',
 };
 
 /** The success response: status by the route's kind, body by the envelope the route uses. */
@@ -181,7 +182,7 @@ export const exportsCsv = (route: Route, shape: OperationShape): boolean =>
 /** `{data, page}` for lists, `{data}` for one record or a short list (src/rest/envelope.ts); an aggregate's answer as it is. */
 function envelopeSchema(shape: OperationShape, walker: SelectionWalker): JsonSchema | undefined {
   const result = () => walker.outputNonNull(shape.rootField.type, shape.root.selectionSet);
-  if (shape.key === 'list' || shape.key === 'aggregate' || shape.key === 'feed') return result();
+  if (shape.key === 'list' || shape.key === 'aggregate' || shape.key === 'feed' || shape.key === 'ranking') return result();
   // A null record is 404, so `data` is never null.
   if (shape.key === 'record' || shape.key === 'items') return exactObject({ data: result() });
   return undefined;

@@ -74,6 +74,11 @@ export function feedEnvelope(data: Row): RestResult {
   return { status: 200, body: data.feed };
 }
 
+/** A ranked answer as its root field gives it: `{data, page: {limit}}`. */
+export function rankingEnvelope(data: Row): RestResult {
+  return { status: 200, body: data.ranking };
+}
+
 /** A short, unpaged list: `{data: [...]}`. */
 export function itemsEnvelope(data: Row): RestResult {
   return { status: 200, body: { data: data.items as Row[] } };

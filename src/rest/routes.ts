@@ -8,7 +8,7 @@
 import '../schema/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { declaredResources, type HttpMethod, type RestKind, type RestRow } from '../schema/resource.ts';
-import { aggregateEnvelope, feedEnvelope, itemsEnvelope, listEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
+import { aggregateEnvelope, feedEnvelope, itemsEnvelope, listEnvelope, rankingEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
 import { QueryReader, type RestRequest } from './request.ts';
 
 export type { HttpMethod } from '../schema/resource.ts';
@@ -88,6 +88,7 @@ function queryVariables(row: RestRow, query: QueryReader): Record<string, unknow
       };
     case 'items':
     case 'feed':
+    case 'ranking':
       return Object.fromEntries(
         (row.query ?? []).map(({ name, type, required }) => {
           const value = type === 'integer' ? query.integer(name) : type === 'boolean' ? query.boolean(name) : query.string(name);
@@ -115,6 +116,7 @@ const SUCCESS: Readonly<Record<RestKind, (data: Record<string, unknown>, fields:
   deleted: () => ({ status: 204, body: undefined }),
   aggregate: (data) => aggregateEnvelope(data),
   feed: (data) => feedEnvelope(data),
+  ranking: (data) => rankingEnvelope(data),
 };
 
 function toRoute(resource: string, row: RestRow): Route {

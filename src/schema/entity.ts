@@ -29,6 +29,17 @@ export const ENTITIES = declareResource({
   rest: [
     { method: 'GET', path: '/api/entities', operation: 'ListEntities', kind: 'list' },
     { method: 'GET', path: '/api/entities/{id}', operation: 'GetEntity', kind: 'record', noun: 'Entity' },
+    // Answered by src/schema/similar.ts, which adds its root field.
+    {
+      method: 'GET',
+      path: '/api/entities/{id}/similar',
+      operation: 'SimilarEntities',
+      kind: 'ranking',
+      query: [
+        { name: 'limit', type: 'integer' },
+        { name: 'filter', type: 'string' },
+      ],
+    },
   ],
 });
 

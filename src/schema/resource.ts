@@ -21,9 +21,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `record`: one record (from the path, and the body if it has one) → `{data}`, 404 when null;
  * - `created`: 201 with `{data}`; `deleted`: 204 without a body;
  * - `aggregate`: metrics by dimensions (metric, group_by, filter, having, sort, limit, offset) →
- *   `{data, page, query_info}` (docs/aggregates.md).
+ *   `{data, page, query_info}` (docs/aggregates.md);
+ * - `ranking`: a ranked, unpaged answer to its own query parameters, as its root field (aliased
+ *   `ranking`) gives it: `{data, page: {limit}}` (similar companies).
  */
-export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted' | 'aggregate' | 'feed';
+export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted' | 'aggregate' | 'feed' | 'ranking';
 
 export interface QueryParameter {
   name: string;
@@ -41,7 +43,7 @@ export interface RestRow {
   kind: RestKind;
   /** Path parameters taken as text, each with the pattern it must match (else 400); every other one is a numeric id. */
   textParams?: Readonly<Record<string, RegExp>>;
-  /** Query parameters of an `items` or `feed` row. */
+  /** Query parameters of an `items`, `feed` or `ranking` row. */
   query?: readonly QueryParameter[];
   /** The JSON body → operation variables; throws VALIDATION_ERROR with `body.<field>` paths. */
   body?: (body: unknown) => Record<string, unknown>;

@@ -99,6 +99,7 @@ async function concretePath(path: string): Promise<string> {
   if (path.endsWith('/{resource}')) return path.replace('{resource}', 'entities');
   if (path === '/api/usage/timeseries') return `${path}?start_date=2026-01-01&end_date=2026-12-31&granularity=hourly`;
   if (path === '/api/landscapes/{id}') return path.replace('{id}', String(records.landscape));
+  if (path.endsWith('/{id}/similar')) return `${await concretePath(path.slice(0, -'/similar'.length))}/similar`;
   path = path
     .replace('{ecosystem}', String(records.ecosystem))
     .replace('{team}', String(records.team))

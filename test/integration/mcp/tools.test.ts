@@ -15,7 +15,7 @@ import { callTool, connectMcp, errorText } from './support.ts';
 
 const TOOLS = [
   'search_entities', 'search_founders', 'search_investors', 'search_transactions', 'search_news',
-  'get_record', 'describe_filters', 'lookup_values', 'validate_filter', 'aggregate', 'list_ecosystems', 'ecosystem_entities',
+  'get_record', 'similar_companies', 'describe_filters', 'lookup_values', 'validate_filter', 'aggregate', 'list_ecosystems', 'ecosystem_entities',
 ];
 
 let app: TestApp;
