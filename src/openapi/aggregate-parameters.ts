@@ -1,8 +1,8 @@
 /**
  * What an aggregate route's parameters accept on its source, from the same vocabulary that checks them
- * (src/aggregate/vocabulary.ts, read from the field registry): the metrics and dimensions by name.
+ * (src/filter/aggregate-vocabulary.ts, read from the field registry): the metrics and dimensions by name.
  */
-import { AGGREGATE_LIMITS, dimensionNames, metricNames } from '../aggregate/vocabulary.ts';
+import { AGGREGATE_LIMITS, dimensionNames, metricNames } from '../filter/aggregate-vocabulary.ts';
 import type { Resource } from '../filter/index.ts';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
 import type { JsonSchema } from './types.ts';

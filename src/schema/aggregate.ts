@@ -9,7 +9,7 @@ import { OWN_STATEMENT } from '../compile/operation.ts';
 import { aggregateError, suggest } from '../aggregate/errors.ts';
 import { readAggregateQuery } from '../aggregate/query.ts';
 import { requireReadPermissions, runAggregate, type AggregateResult, type AggregateSources } from '../aggregate/run.ts';
-import { AGGREGATE_LIMITS } from '../aggregate/vocabulary.ts';
+import { AGGREGATE_LIMITS } from '../filter/aggregate-vocabulary.ts';
 import { isResource, RESOURCES, type Resource } from '../filter/index.ts';
 import { ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
 import { builder } from './builder.ts';
