@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { Registry } from 'prom-client';
 import type { Principal } from '../src/auth/principal.ts';
 import { createLogger } from '../src/logger.ts';
-import { countRequests } from '../src/usage/count-requests.ts';
+import { countRequests } from '../src/http/count-requests.ts';
 import { createUsageCounter } from '../src/usage/counter.ts';
 
 const ITERATIONS = 1_000_000;

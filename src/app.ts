@@ -56,7 +56,7 @@ import { declaredTenantRules } from './schema/resource.ts';
 import { webhookEventFollower } from './changes/change-events.ts';
 import { enqueueMembershipEvents, membershipFollower } from './changes/membership.ts';
 import { startChangeWorker } from './changes/worker.ts';
-import { countRequests } from './usage/count-requests.ts';
+import { countRequests } from './http/count-requests.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
 

@@ -8,9 +8,9 @@
  */
 import type { RequestHandler } from 'express';
 import type { Principal } from '../auth/principal.ts';
-import { finalStatus } from '../http/access-log.ts';
-import { onRequestEnd } from '../http/request-end.ts';
-import type { UsageCounter } from './counter.ts';
+import { finalStatus } from './access-log.ts';
+import { onRequestEnd } from './request-end.ts';
+import type { UsageCounter } from '../usage/counter.ts';
 
 export function countRequests(counter: UsageCounter): RequestHandler {
   return (_req, res, next) => {
