@@ -9,7 +9,7 @@
  * are fine as long as they make no cycle, between files or between folders.
  */
 const LAYERS = [
-  { name: 'composition', path: ['src/app\\.ts', 'src/main\\.ts', 'src/startup\\.ts', 'src/cli/'] },
+  { name: 'composition', path: ['src/app\\.ts', 'src/background\\.ts', 'src/main\\.ts', 'src/startup\\.ts', 'src/cli/'] },
   { name: 'adapters', path: ['src/http/', 'src/openapi/'] },
   { name: 'transports', path: ['src/rest/', 'src/graphql/', 'src/mcp/'] },
   // Imports every resource file in order, so it sits above the operations whose fields it registers.
