@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { readModels } from '../src/compile/model.ts';
-import { similarStatement } from '../src/schema/similar-sql.ts';
+import { similarStatement } from '../src/compile/similar-sql.ts';
 import { obtainHeaders, startOurServer, type OurServer } from './our-server.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench';

@@ -41,7 +41,7 @@ import { createRestHandler } from './rest/handler.ts';
 import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
 import type { GraphQLContext } from './schema/context.ts';
-import { getSchema } from './schema/index.ts';
+import { getSchema } from './api-schema.ts';
 import { declaredTenantRules } from './schema/resource.ts';
 import { countRequests } from './usage/count-requests.ts';
 import type { UsageCounter } from './usage/counter.ts';

@@ -13,7 +13,7 @@ import {
   ownColumns,
   relatedGroupings,
   type DateUnit,
-} from './vocabulary.ts';
+} from '../filter/aggregate-vocabulary.ts';
 
 export type Bucket = { unit: DateUnit } | { width: string };
 

@@ -3,7 +3,7 @@ import { closeMatches } from '../filter/index.ts';
 
 /**
  * A 400 about one aggregate argument. `path` is the GraphQL argument (`metrics`, `groupBy`); the REST
- * route names its query parameter instead (src/schema/aggregate.ts).
+ * route names its query parameter instead (src/aggregate/aggregate-schema.ts).
  */
 export function aggregateError(path: string, message: string): AppError {
   return new AppError('VALIDATION_ERROR', message, { details: [{ path, message }] });

@@ -13,7 +13,7 @@ import {
 import { columnAt, registry } from '../filter/fields/build.ts';
 import type { ValueKind } from '../filter/fields.ts';
 import type { Metric } from './metrics.ts';
-import { isDate } from './vocabulary.ts';
+import { isDate } from '../filter/aggregate-vocabulary.ts';
 
 export const HAVING_PATH = 'having';
 

@@ -1,10 +1,10 @@
 /**
  * `metric=[<label>,]<fn>[:<field>]`: `count`, `count_distinct:name`, `sum:amount_usd`, `p90:amount_usd`,
- * `total,sum:amount_usd`. Each is checked against the resource's columns (src/aggregate/vocabulary.ts).
+ * `total,sum:amount_usd`. Each is checked against the resource's columns (src/filter/aggregate-vocabulary.ts).
  */
 import type { ColumnField, Resource } from '../filter/fields.ts';
 import { aggregateError, suggest } from './errors.ts';
-import { AGGREGATE_LIMITS, METRIC_FUNCTIONS, metricsOf, ownColumns, type MetricFunction } from './vocabulary.ts';
+import { AGGREGATE_LIMITS, METRIC_FUNCTIONS, metricsOf, ownColumns, type MetricFunction } from '../filter/aggregate-vocabulary.ts';
 
 export interface Metric {
   /** The key of its value in each row. */

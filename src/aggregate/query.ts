@@ -9,7 +9,7 @@ import { parseDimensions, type Dimension } from './dimensions.ts';
 import { aggregateError, suggest } from './errors.ts';
 import { parseHaving } from './having.ts';
 import { parseMetrics, type Metric } from './metrics.ts';
-import { AGGREGATE_LIMITS } from './vocabulary.ts';
+import { AGGREGATE_LIMITS } from '../filter/aggregate-vocabulary.ts';
 
 export interface AggregateArgs {
   metrics: readonly string[];

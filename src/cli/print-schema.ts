@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { packagePath } from '../package-root.ts';
-import { printSchemaSdl } from '../schema/index.ts';
+import { printSchemaSdl } from '../api-schema.ts';
 import type { Command } from './command.ts';
 
 export const SCHEMA_FILE = packagePath('schema.graphql');

@@ -8,7 +8,8 @@ import bodyParser from 'body-parser';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, findNul, NUL_MESSAGE, validationError } from '../errors.ts';
 import type { Exchange } from './exchange.ts';
-import { BODY_LIMIT, BODY_LIMITS, bodyReadError, findJsonProblem } from './json-body.ts';
+import { findJsonProblem } from '../values/json-shape.ts';
+import { BODY_LIMIT, BODY_LIMITS, bodyReadError } from './json-body.ts';
 
 type Reader = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 

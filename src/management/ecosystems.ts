@@ -19,7 +19,7 @@ import type { Prisma } from '../db/generated/prisma/client.ts';
 import { AppError, findAppError, notFound, validationError } from '../errors.ts';
 import { compileFilter } from '../filter/index.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { JsonLimits } from '../http/json-body.ts';
+import type { JsonLimits } from '../values/json-shape.ts';
 import { httpUrl, jsonObject, parseInput, text } from './input.ts';
 import { definedOnly, uniquely } from './records.ts';
 

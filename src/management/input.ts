@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
-import { findJsonProblem, hasLoneSurrogate, LONE_SURROGATE_MESSAGE, type JsonLimits } from '../http/json-body.ts';
+import { findJsonProblem, hasLoneSurrogate, LONE_SURROGATE_MESSAGE, type JsonLimits } from '../values/json-shape.ts';
 
 const at = (prefix: string, path: readonly PropertyKey[]): string =>
   [prefix, ...path.map(String)].filter(Boolean).join('.') || 'input';
@@ -70,7 +70,7 @@ export const requiredHttpUrl = (max: number) =>
     .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$' });
 
 /**
- * A free-form JSON object within `limits` (src/http/json-body.ts, with `exact`), kept as the very
+ * A free-form JSON object within `limits` (src/values/json-shape.ts, with `exact`), kept as the very
  * value given: never copied key by key, so nothing is dropped or changed on its way to the database.
  * What could not be stored exactly (a `__proto__` key, a non-finite number, an undefined value from a
  * GraphQL literal's missing variable) is refused at its path.

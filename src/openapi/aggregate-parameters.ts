@@ -1,9 +1,9 @@
 /**
  * What an aggregate route's parameters accept on its source, from the same vocabulary that checks them
- * (src/aggregate/vocabulary.ts, read from the field registry): the metrics and dimensions by name and
+ * (src/filter/aggregate-vocabulary.ts, read from the field registry): the metrics and dimensions by name and
  * as patterns (vocabulary-patterns.ts), the filters' length limit, the page's bounds.
  */
-import { AGGREGATE_LIMITS, dimensionNames, metricNames } from '../aggregate/vocabulary.ts';
+import { AGGREGATE_LIMITS, dimensionNames, metricNames } from '../filter/aggregate-vocabulary.ts';
 import { FILTER_LIMITS, type Resource } from '../filter/index.ts';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
 import { OFFSET_SCHEMA } from './schema-helpers.ts';

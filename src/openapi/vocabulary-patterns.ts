@@ -10,7 +10,7 @@
  */
 import { dimensionKey, WIDTH } from '../aggregate/dimensions.ts';
 import { LABEL } from '../aggregate/metrics.ts';
-import { AGGREGATE_LIMITS, dimensionNames, METRIC_FUNCTIONS, metricNames, metricsOf, ownColumns } from '../aggregate/vocabulary.ts';
+import { AGGREGATE_LIMITS, dimensionNames, METRIC_FUNCTIONS, metricNames, metricsOf, ownColumns } from '../filter/aggregate-vocabulary.ts';
 import { CHANGE_RESOURCE_NAMES } from '../changes/resources.ts';
 import type { Resource } from '../filter/index.ts';
 

@@ -5,7 +5,7 @@
  * resolvers hold it, so both transports answer alike.
  */
 // The schema index first: importing it declares every resource, in the documented order.
-import '../schema/index.ts';
+import '../api-schema.ts';
 import { AppError, validationError } from '../errors.ts';
 import { declaredResources, type HttpMethod, type RestKind, type RestRow } from '../schema/resource.ts';
 import { aggregateEnvelope, feedEnvelope, itemsEnvelope, listEnvelope, rankingEnvelope, recordEnvelope, type RestResult } from './envelope.ts';

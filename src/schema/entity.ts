@@ -29,7 +29,7 @@ export const ENTITIES = declareResource({
   rest: [
     { method: 'GET', path: '/api/entities', operation: 'ListEntities', kind: 'list' },
     { method: 'GET', path: '/api/entities/{id}', operation: 'GetEntity', kind: 'record', noun: 'Entity' },
-    // Answered by src/schema/similar.ts, which adds its root field.
+    // Answered by src/compile/similar-schema.ts, which adds its root field.
     {
       method: 'GET',
       path: '/api/entities/{id}/similar',

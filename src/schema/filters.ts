@@ -3,7 +3,7 @@
  * filters), and the look-up of location ids that `location` / `location_country` filters take.
  */
 import { ANY_CALLER } from '../auth/permissions.ts';
-import { aggregateUses } from '../aggregate/vocabulary.ts';
+import { aggregateUses } from '../filter/aggregate-vocabulary.ts';
 import { describeFilterFields, isResource, RESOURCES, type FilterFieldDescription, type Resource } from '../filter/index.ts';
 import { AppError, validationError } from '../errors.ts';
 import { builder } from './builder.ts';

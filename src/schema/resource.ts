@@ -128,7 +128,7 @@ export function declareResource(declaration: ResourceDeclaration): Resource {
   return resource;
 }
 
-/** Every declared resource, in declaration order (src/schema/index.ts imports them). */
+/** Every declared resource, in declaration order (src/api-schema.ts imports them). */
 export function declaredResources(): readonly Resource[] {
   return [...declared.values()];
 }

@@ -7,7 +7,7 @@ import { seedDatabase } from '../../src/data/seed/index.ts';
 import { describeFilterFields, RESOURCES, sortableFields, type Resource } from '../../src/filter/index.ts';
 import { loadOperations } from '../../src/rest/operations.ts';
 import { routes, type Route } from '../../src/rest/routes.ts';
-import { getSchema } from '../../src/schema/index.ts';
+import { getSchema } from '../../src/api-schema.ts';
 import { declaredResources } from '../../src/schema/resource.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';

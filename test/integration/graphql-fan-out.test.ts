@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { fanOutCost, RELATION_FAN_OUT } from '../../src/graphql/fan-out-cost.ts';
 
 const MAX_FAN_OUT_COST = loadConfig({}).GRAPHQL_MAX_FAN_OUT;
-import { getSchema } from '../../src/schema/index.ts';
+import { getSchema } from '../../src/api-schema.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, GRAPHQL_RESPONSE, type TestCredentials } from '../helpers/auth.ts';
 

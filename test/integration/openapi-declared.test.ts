@@ -3,7 +3,7 @@
 // vocabulary patterns are checked against the vocabulary they are built from.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dimensionKey } from '../../src/aggregate/dimensions.ts';
-import { dimensionNames, metricNames } from '../../src/aggregate/vocabulary.ts';
+import { dimensionNames, metricNames } from '../../src/filter/aggregate-vocabulary.ts';
 import { CHANGE_RESOURCE_NAMES } from '../../src/changes/resources.ts';
 import type { OpenApiDocument } from '../../src/openapi/index.ts';
 import type { JsonSchema, OperationObject, ParameterObject } from '../../src/openapi/types.ts';

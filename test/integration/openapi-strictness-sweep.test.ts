@@ -13,7 +13,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi/in
 import type { JsonSchema, OperationObject, ParameterObject } from '../../src/openapi/types.ts';
 import { loadOperations } from '../../src/rest/operations.ts';
 import { routes } from '../../src/rest/routes.ts';
-import { getSchema } from '../../src/schema/index.ts';
+import { getSchema } from '../../src/api-schema.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { checkAnswer, documentValidator, type DocumentValidator } from './openapi-answers.ts';

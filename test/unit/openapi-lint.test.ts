@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { buildOpenApiDocument } from '../../src/openapi/index.ts';
 import { loadOperations } from '../../src/rest/operations.ts';
 import { routes } from '../../src/rest/routes.ts';
-import { getSchema } from '../../src/schema/index.ts';
+import { getSchema } from '../../src/api-schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
 

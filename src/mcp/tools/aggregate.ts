@@ -1,6 +1,6 @@
 /** aggregate: counts, sums, averages and percentiles by dimensions, as GET /api/aggregate/{source} answers them. */
 import { z } from 'zod';
-import { AGGREGATE_LIMITS } from '../../aggregate/vocabulary.ts';
+import { AGGREGATE_LIMITS } from '../../filter/aggregate-vocabulary.ts';
 import { FILTER_LIMITS } from '../../filter/index.ts';
 import { DEFAULT_TOOL_LIMIT, limitInput, nextOffsetCursor, offsetCursorInput, resourceInput } from '../inputs.ts';
 import { toolError, toolResult } from '../rest-call.ts';

@@ -5,7 +5,7 @@ import { toolError, toolResult } from '../rest-call.ts';
 import { defineTool, type Tool } from '../tool.ts';
 
 const MAX_ID = 2_147_483_647;
-// The route's own bounds (src/schema/similar.ts); the route checks them again.
+// The route's own bounds (src/compile/similar-schema.ts); the route checks them again.
 const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 10;
 

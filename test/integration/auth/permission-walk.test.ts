@@ -16,7 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS, ANY_CALLER, PERMISSIONS, rootFieldRule, type Permission } from '../../../src/auth/permissions.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { ALL_PERMISSIONS, createUserToken, type GraphQLBody, type TestCredentials } from '../../helpers/auth.ts';
 import { call } from '../management/support.ts';

@@ -30,7 +30,7 @@ import {
 } from '../../../src/auth/permissions.ts';
 import { loadOperations } from '../../../src/rest/operations.ts';
 import { routes, type Route } from '../../../src/rest/routes.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
 

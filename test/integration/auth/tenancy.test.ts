@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertTenancyDeclared, scopedClient, undeclaredTenancy, type Datamodel, type TenantRules } from '../../../src/auth/tenancy.ts';
 import { getDatamodel } from '../../../src/db/generated/pothos-types.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { declaredTenantRules } from '../../../src/schema/resource.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 

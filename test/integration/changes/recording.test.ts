@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_RESOURCE_NAMES, recordFields, type ChangeResource } from '../../../src/changes/resources.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
 let db: TestDatabase;

@@ -9,7 +9,7 @@ import { webhookEventFollower } from '../../../src/changes/change-events.ts';
 import { runPass } from '../../../src/changes/follower.ts';
 import type { SqlClient } from '../../../src/db/client.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
 let db: TestDatabase;

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { sortableFields, type Resource } from '../../../src/filter/index.ts';
 import { FALLBACK_REASONS } from '../../../src/compile/statement.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
 import { compiledReadsMovedBy, readCompiledReadCounters } from '../../helpers/compiled-reads.ts';

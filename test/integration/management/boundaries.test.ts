@@ -8,7 +8,7 @@ import { ANY_CALLER, PERMISSIONS, rootFieldRule } from '../../../src/auth/permis
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { loadOperations } from '../../../src/rest/operations.ts';
 import { routes, type Route } from '../../../src/rest/routes.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 import { declaredResources, type Resource } from '../../../src/schema/resource.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { ALL_PERMISSIONS, createUserToken, type TestCredentials } from '../../helpers/auth.ts';

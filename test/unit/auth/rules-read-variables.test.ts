@@ -4,7 +4,7 @@ import { parse } from 'graphql';
 import { expect, it } from 'vitest';
 import { authorizeOperation, rulesReadVariables } from '../../../src/auth/authorize.ts';
 import { loadOperations } from '../../../src/rest/operations.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 
 const schema = getSchema();
 const operations = loadOperations(schema);

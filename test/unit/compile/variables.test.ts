@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { INVALID, readArguments, readVariables } from '../../../src/compile/variables.ts';
 import { loadOperations } from '../../../src/rest/operations.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 
 const schema = getSchema();
 const operations = [...loadOperations(schema).entries()]

@@ -7,7 +7,7 @@ import { createErrorMasker } from '../../../src/graphql/mask-error.ts';
 import { createOperationRunner } from '../../../src/graphql/operation-runner.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { GraphQLContext } from '../../../src/schema/context.ts';
-import { getSchema } from '../../../src/schema/index.ts';
+import { getSchema } from '../../../src/api-schema.ts';
 
 const schema = getSchema();
 const runner = createOperationRunner({

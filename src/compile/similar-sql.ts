@@ -12,9 +12,9 @@
  *        floor (limit-th best eligible shared weight − BONUS_MAX), scored (+ location, + launch year)
  *   SELECT found, json of the top `limit` with their reasons
  */
-import type { Models } from '../compile/model.ts';
-import { Statement } from '../compile/statement.ts';
-import { whereSql } from '../compile/where.ts';
+import type { Models } from './model.ts';
+import { Statement } from './statement.ts';
+import { whereSql } from './where.ts';
 
 /** Same city (in the same country), or same country only. */
 export const LOCATION_WEIGHT = { city: 1, country: 0.5 } as const;

@@ -6,10 +6,10 @@
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { OWN_STATEMENT } from '../compile/operation.ts';
-import { readChangePage, type ApiChange, type ChangePage } from '../changes/feed.ts';
-import { changeParameters, readChangeRequest } from '../changes/request.ts';
-import { builder } from './builder.ts';
-import { declareResource } from './resource.ts';
+import { readChangePage, type ApiChange, type ChangePage } from './feed.ts';
+import { changeParameters, readChangeRequest } from './request.ts';
+import { builder } from '../schema/builder.ts';
+import { declareResource } from '../schema/resource.ts';
 
 export const CHANGES = declareResource({
   name: 'changes',

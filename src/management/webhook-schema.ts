@@ -5,7 +5,7 @@
  */
 import { requirePrincipal } from '../auth/principal.ts';
 import { notFound } from '../errors.ts';
-import { definedOnly } from '../management/records.ts';
+import { definedOnly } from './records.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -19,12 +19,12 @@ import {
   WEBHOOK_LIST_MAX_LIMIT,
   WEBHOOK_UPDATE,
   type WebhookRules,
-} from '../management/webhooks.ts';
-import { builder } from './builder.ts';
-import { listType } from './list.ts';
-import { resolvePagedList } from './list-query.ts';
-import { declareResource, readPermissionByFilter } from './resource.ts';
-import type { GraphQLContext } from './context.ts';
+} from './webhooks.ts';
+import { builder } from '../schema/builder.ts';
+import { listType } from '../schema/list.ts';
+import { resolvePagedList } from '../schema/list-query.ts';
+import { declareResource, readPermissionByFilter } from '../schema/resource.ts';
+import type { GraphQLContext } from '../schema/context.ts';
 
 export const WEBHOOKS = declareResource({
   name: 'webhooks',

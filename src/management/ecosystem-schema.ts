@@ -4,7 +4,7 @@
  */
 import { requirePrincipal } from '../auth/principal.ts';
 import { compileFilter, type WhereFor } from '../filter/index.ts';
-import { definedOnly } from '../management/records.ts';
+import { definedOnly } from './records.ts';
 import {
   createEcosystem,
   deleteEcosystem,
@@ -17,12 +17,12 @@ import {
   updateEcosystem,
   ECOSYSTEM_CREATE,
   ECOSYSTEM_UPDATE,
-} from '../management/ecosystems.ts';
-import { builder } from './builder.ts';
-import { ENTITY_LIST, EntityList } from './entity.ts';
-import { listArgs, listType } from './list.ts';
-import { resolveList, resolvePagedList, type ListDefinition, type ListFor } from './list-query.ts';
-import { declareResource, replicaReads } from './resource.ts';
+} from './ecosystems.ts';
+import { builder } from '../schema/builder.ts';
+import { ENTITY_LIST, EntityList } from '../schema/entity.ts';
+import { listArgs, listType } from '../schema/list.ts';
+import { resolveList, resolvePagedList, type ListDefinition, type ListFor } from '../schema/list-query.ts';
+import { declareResource, replicaReads } from '../schema/resource.ts';
 
 const KEY = { id: ECOSYSTEM_SLUG };
 

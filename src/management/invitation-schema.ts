@@ -3,7 +3,7 @@
  * accept or decline by token. The rules live in src/management/invitations.ts.
  */
 import { requirePrincipal } from '../auth/principal.ts';
-import { definedOnly } from '../management/records.ts';
+import { definedOnly } from './records.ts';
 import {
   answerInvitation,
   createInvitation,
@@ -14,12 +14,12 @@ import {
   revokeInvitation,
   INVITATION_CREATE,
   INVITATION_TOKEN,
-} from '../management/invitations.ts';
-import { requireMembership } from '../management/teams.ts';
-import { builder } from './builder.ts';
-import { listType } from './list.ts';
-import { resolvePagedList } from './list-query.ts';
-import { declareResource } from './resource.ts';
+} from './invitations.ts';
+import { requireMembership } from './teams.ts';
+import { builder } from '../schema/builder.ts';
+import { listType } from '../schema/list.ts';
+import { resolvePagedList } from '../schema/list-query.ts';
+import { declareResource } from '../schema/resource.ts';
 
 export const INVITATIONS = declareResource({
   name: 'invitations',

@@ -5,9 +5,9 @@
  */
 import { requirePrincipal } from '../auth/principal.ts';
 import { tenantSql } from '../auth/tenancy.ts';
-import { parseUsageQuery, readUsageTimeseries, USAGE_PARAMETERS, usageParameters, type UsageBucketRecord } from '../usage/timeseries.ts';
-import { builder } from './builder.ts';
-import { declareResource } from './resource.ts';
+import { parseUsageQuery, readUsageTimeseries, USAGE_PARAMETERS, usageParameters, type UsageBucketRecord } from './timeseries.ts';
+import { builder } from '../schema/builder.ts';
+import { declareResource } from '../schema/resource.ts';
 
 export const USAGE = declareResource({
   name: 'usage',

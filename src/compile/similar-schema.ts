@@ -5,16 +5,16 @@
  * code: the same grammar, checks and errors.
  */
 import { requirePrincipal } from '../auth/principal.ts';
-import { readModels } from '../compile/model.ts';
-import { OWN_STATEMENT } from '../compile/operation.ts';
+import { readModels } from './model.ts';
+import { OWN_STATEMENT } from './operation.ts';
 import { notFound } from '../errors.ts';
-import { builder } from './builder.ts';
-import type { GraphQLContext } from './context.ts';
-import { ENTITIES, ENTITY_LIST } from './entity.ts';
-import { INVESTORS } from './investor.ts';
-import { parseWindow } from './list.ts';
-import { readListRequest } from './list-query.ts';
-import { replicaReads } from './resource.ts';
+import { builder } from '../schema/builder.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import { ENTITIES, ENTITY_LIST } from '../schema/entity.ts';
+import { INVESTORS } from '../schema/investor.ts';
+import { parseWindow } from '../schema/list.ts';
+import { readListRequest } from '../schema/list-query.ts';
+import { replicaReads } from '../schema/resource.ts';
 import { similarStatement } from './similar-sql.ts';
 
 export const SIMILAR_LIMIT = { default: 10, max: 100 } as const;

@@ -3,7 +3,7 @@
  * changes what. The rules live in src/management/teams.ts.
  */
 import { requirePrincipal } from '../auth/principal.ts';
-import { definedOnly } from '../management/records.ts';
+import { definedOnly } from './records.ts';
 import {
   changeMemberRole,
   createTeam,
@@ -20,11 +20,11 @@ import {
   TEAM_CREATE,
   TEAM_ROLE,
   TEAM_UPDATE,
-} from '../management/teams.ts';
-import { builder } from './builder.ts';
-import { listType } from './list.ts';
-import { resolvePagedList } from './list-query.ts';
-import { declareResource } from './resource.ts';
+} from './teams.ts';
+import { builder } from '../schema/builder.ts';
+import { listType } from '../schema/list.ts';
+import { resolvePagedList } from '../schema/list-query.ts';
+import { declareResource } from '../schema/resource.ts';
 
 export const TEAMS = declareResource({
   name: 'teams',

@@ -3,8 +3,8 @@
  * ecosystems' (read:ecosystems / write:ecosystems); the entity summaries they carry come with them.
  * The rules live in src/management/landscapes.ts.
  */
-import { requireEcosystemId, ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
-import { definedOnly } from '../management/records.ts';
+import { requireEcosystemId, ECOSYSTEM_SLUG } from './ecosystems.ts';
+import { definedOnly } from './records.ts';
 import {
   createLandscape,
   deleteLandscape,
@@ -15,11 +15,11 @@ import {
   VISIBLE_LANDSCAPE,
   LANDSCAPE_CREATE,
   LANDSCAPE_ENTITY_IDS,
-} from '../management/landscapes.ts';
-import { builder } from './builder.ts';
-import { listType } from './list.ts';
-import { resolvePagedList } from './list-query.ts';
-import { declareResource } from './resource.ts';
+} from './landscapes.ts';
+import { builder } from '../schema/builder.ts';
+import { listType } from '../schema/list.ts';
+import { resolvePagedList } from '../schema/list-query.ts';
+import { declareResource } from '../schema/resource.ts';
 
 export const LANDSCAPES = declareResource({
   name: 'landscapes',

@@ -6,23 +6,23 @@
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { readModels } from '../compile/model.ts';
 import { OWN_STATEMENT } from '../compile/operation.ts';
-import { aggregateError, suggest } from '../aggregate/errors.ts';
-import { readAggregateQuery } from '../aggregate/query.ts';
-import { runAggregate, type AggregateResult, type AggregateSources } from '../aggregate/run.ts';
-import { AGGREGATE_LIMITS } from '../aggregate/vocabulary.ts';
+import { aggregateError, suggest } from './errors.ts';
+import { readAggregateQuery } from './query.ts';
+import { runAggregate, type AggregateResult, type AggregateSources } from './run.ts';
+import { requireReadPermissions } from '../schema/read-permissions.ts';
+import { AGGREGATE_LIMITS } from '../filter/aggregate-vocabulary.ts';
 import { isResource, RESOURCES, type Resource } from '../filter/index.ts';
 import { ECOSYSTEM_SLUG } from '../management/ecosystems.ts';
-import { builder } from './builder.ts';
-import { ecosystemEntityList, ECOSYSTEMS } from './ecosystem.ts';
-import { ENTITY_LIST } from './entity.ts';
-import { FOUNDER_LIST } from './founder.ts';
-import { INVESTOR_LIST } from './investor.ts';
-import type { ListDefinition } from './list-query.ts';
-import { NEWS_LIST } from './news.ts';
-import { requireReadPermissions } from './read-permissions.ts';
-import { accessRule, declareResource, readPermissionByFilter, replicaReads, type RestRow } from './resource.ts';
-import { TRANSACTION_LIST } from './transaction.ts';
-import { VALUATION_LIST } from './valuation.ts';
+import { builder } from '../schema/builder.ts';
+import { ecosystemEntityList, ECOSYSTEMS } from '../management/ecosystem-schema.ts';
+import { ENTITY_LIST } from '../schema/entity.ts';
+import { FOUNDER_LIST } from '../schema/founder.ts';
+import { INVESTOR_LIST } from '../schema/investor.ts';
+import type { ListDefinition } from '../schema/list-query.ts';
+import { NEWS_LIST } from '../schema/news.ts';
+import { accessRule, declareResource, readPermissionByFilter, replicaReads, type RestRow } from '../schema/resource.ts';
+import { TRANSACTION_LIST } from '../schema/transaction.ts';
+import { VALUATION_LIST } from '../schema/valuation.ts';
 
 const LISTS: Readonly<Record<Resource, ListDefinition<Resource>>> = {
   entities: ENTITY_LIST,

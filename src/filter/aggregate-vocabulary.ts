@@ -4,7 +4,7 @@
  * groupable and countable; numeric ones (int, number, money) also sum, average and take percentiles
  * and numeric buckets; dates and date-times take min/max and date buckets. Nothing is listed twice.
  */
-import { fieldRegistry, type ColumnField, type RelatedGrouping, type Resource } from '../filter/fields.ts';
+import { fieldRegistry, type ColumnField, type RelatedGrouping, type Resource } from './fields.ts';
 
 export const METRIC_FUNCTIONS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'median', 'pNN'] as const;
 export type MetricFunction = 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max' | 'median' | 'percentile';
