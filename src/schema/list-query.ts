@@ -151,7 +151,9 @@ export async function readListRequest<R extends Resource>(
   const window = parseWindow(args, definition.maxLimit);
   const filter = compileFilter(definition.resource, args.filter);
   // Rows, totals and aggregates alike: each tells about the related records its conditions reach.
-  requireReadPermissions(context, [...filter.relatedResources, ...(definition.scopeReaches ?? [])]);
+  if (filter.relatedResources.size || definition.scopeReaches?.size) {
+    requireReadPermissions(context, [...filter.relatedResources, ...(definition.scopeReaches ?? [])]);
+  }
   if (filter.deprecatedOperatorUsed) context.responseHeaders.set('Deprecation', 'true');
   const defaultSort = (filter.searchesText && SEARCH_SORT[definition.resource]) || definition.defaultSort;
   const keys = parseSort(definition.resource, args.sort, defaultSort);
