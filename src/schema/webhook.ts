@@ -3,6 +3,7 @@
  * delivery log, a test event and a manual retry. The rules live in src/management/webhooks.ts; the
  * outbox and the deliverer in src/changes/.
  */
+import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { notFound } from '../errors.ts';
 import { definedOnly } from '../management/records.ts';
@@ -21,6 +22,7 @@ import {
   type WebhookRules,
 } from '../management/webhooks.ts';
 import { builder } from './builder.ts';
+import { ECOSYSTEMS } from './ecosystem.ts';
 import { listType } from './list.ts';
 import { resolvePagedList } from './list-query.ts';
 import { declareResource, readPermissionByFilter } from './resource.ts';
@@ -76,7 +78,11 @@ export const WEBHOOKS = declareResource({
 });
 
 /** The rules' inputs: the app's URL policy and secret storage, and the read permissions every resource declared. */
-const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter() });
+const rulesOf = (context: GraphQLContext): WebhookRules => ({
+  ...context.webhooks,
+  readPermission: readPermissionByFilter(),
+  ecosystemRead: ECOSYSTEMS.read === ANY_CALLER ? undefined : ECOSYSTEMS.read,
+});
 
 const DISABLED_REASON = 'Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it';
 
