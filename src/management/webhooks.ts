@@ -158,6 +158,7 @@ export async function createWebhook(
     await assertOwnEcosystems(tx, principal.orgId, ecosystemIds, prefix);
     const created = await tx.webhook.create({
       data: {
+        from_position: await holdFeedHead(tx),
         org_id: principal.orgId,
         url: input.url,
         events,
@@ -171,6 +172,18 @@ export async function createWebhook(
     return created.id;
   });
   return { id, secret };
+}
+
+/**
+ * The changes feed's head, with its row held until this transaction ends: no change commits between
+ * this read and the commit of the webhook written with it (writers wait that moment). So the webhook
+ * hears exactly the changes committed after it exists, and the events follower, which passes over
+ * what no webhook in its snapshot hears, never passes over a change this webhook should hear
+ * (src/changes/change-events.ts).
+ */
+async function holdFeedHead(tx: PrismaClient): Promise<bigint> {
+  const [clock] = await tx.$queryRaw<{ position: bigint }[]>`SELECT position FROM change_clock FOR SHARE`;
+  return clock!.position;
 }
 
 /** The caller's webhook, locked until the transaction ends (`prisma` is narrowed to its organisation). */
@@ -200,6 +213,8 @@ export async function updateWebhook(
     // otherwise a new URL (or enabling it) would send a colleague's events where the caller reads them.
     assertMayHear(principal, events ?? locked.events, rules);
     if (ecosystem_ids) await assertOwnEcosystems(tx, principal.orgId, ecosystem_ids, prefix);
+    // New events (or enabling) are heard from the commit on, as a new webhook's: see holdFeedHead.
+    if (events || enabled) await holdFeedHead(tx);
     await tx.webhook.update({
       where: { id },
       data: {
