@@ -78,11 +78,8 @@ export const WEBHOOKS = declareResource({
 });
 
 /** The rules' inputs: the app's URL policy and secret storage, and the read permissions every resource declared. */
-const rulesOf = (context: GraphQLContext): WebhookRules => ({
-  ...context.webhooks,
-  readPermission: readPermissionByFilter(),
-  ecosystemRead: ECOSYSTEMS.read === ANY_CALLER ? undefined : ECOSYSTEMS.read,
-});
+const ecosystemRead = ECOSYSTEMS.read === ANY_CALLER ? undefined : ECOSYSTEMS.read;
+const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter(), ecosystemRead });
 
 const DISABLED_REASON = 'Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it';
 
