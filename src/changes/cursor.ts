@@ -5,6 +5,7 @@
  * checked when read back.
  */
 import { validationError } from '../errors.ts';
+import { isChangeResource } from './resources.ts';
 
 export interface FeedPlace {
   position: bigint;
@@ -28,11 +29,15 @@ export function encodePlace(place: FeedPlace): string {
 export function decodePlace(text: string, parameter: string): FeedPlace {
   const match = /^[A-Za-z0-9_-]{1,80}$/.test(text) ? PATTERN.exec(Buffer.from(text, 'base64url').toString()) : null;
   const place = match ? { position: BigInt(match[1]!), resource: match[2]!, objectId: Number(match[3]) } : undefined;
-  if (!place || place.position > 9_223_372_036_854_775_807n || place.objectId > 2_147_483_647) {
-    throw validationError([{ path: parameter, message: 'is not a cursor of this feed (use a next_cursor or a change id as given, or `now`)' }]);
-  }
+  // A place names a resource of the feed, or the end of a commit (`~`, no record): anything else was never handed out.
+  const known = place && (place.resource === END ? place.objectId === 0 : isChangeResource(place.resource));
+  if (!place || !known || place.position > 9_223_372_036_854_775_807n || place.objectId > 2_147_483_647) throw notACursor(parameter);
   return place;
 }
+
+/** 400 on `parameter`: the text is no place this feed handed out. */
+export const notACursor = (parameter: string) =>
+  validationError([{ path: parameter, message: 'is not a cursor of this feed (use a next_cursor or a change id as given, or `now`)' }]);
 
 /** Byte order of the resource names, as the database compares them (COLLATE "C"). */
 export function isBefore(a: FeedPlace, b: FeedPlace): boolean {

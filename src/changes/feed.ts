@@ -6,7 +6,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CancelSignal, SqlClient } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { encodePlace, endOf, isBefore, type FeedPlace } from './cursor.ts';
+import { encodePlace, endOf, isBefore, notACursor, type FeedPlace } from './cursor.ts';
 import { recordFields, type ChangeKind, type ChangeResource } from './resources.ts';
 
 export interface ChangeRequest {
@@ -42,6 +42,8 @@ export interface StoredChange {
 interface FeedRow {
   head: string;
   pruned: string;
+  /** A read replica answered (its head may lag the primary's, where a cursor may come from). */
+  replica: boolean;
   changes: StoredChange[] | null;
 }
 
@@ -50,7 +52,7 @@ interface FeedRow {
  * `limit` ($5) at most, of the resources $4; in one snapshot with the head and the pruned position.
  */
 export const FEED_STATEMENT = `
-  SELECT (SELECT position FROM change_clock)::text AS head, r.position::text AS pruned,
+  SELECT (SELECT position FROM change_clock)::text AS head, r.position::text AS pruned, pg_is_in_recovery() AS replica,
          (SELECT json_agg(json_build_object('position', p.position::text, 'resource', p.resource, 'kind', p.kind,
                                             'object_id', p.object_id, 'changed_columns', p.changed_columns,
                                             'committed_at', p.committed_at) ORDER BY p.position, p.resource, p.object_id) FROM (
@@ -80,6 +82,9 @@ export async function readChangePage(
   const pruned = endOf(BigInt(row!.pruned));
   const head = endOf(BigInt(row!.head));
   if (request.since === 'now') return { data: [], page: { limit: request.limit, next_cursor: encodePlace(head) } };
+  // The head is read in the page's snapshot, and commits only ever move it forward: a cursor this
+  // feed handed out (at a head read earlier) is never past it. On a replica, one from the primary may be.
+  if (after && after.position > head.position && !row!.replica) throw notACursor('since');
   if (after && isBefore(after, pruned)) {
     throw new AppError('CURSOR_EXPIRED', 'This cursor is older than the changes kept (CHANGES_RETENTION_DAYS); read everything again, then follow from `since=now`');
   }

@@ -5,7 +5,8 @@
  * valuation, investor or founder that an entity filter can look through); an ecosystem whose filter was
  * edited is recomputed whole. The differences are what `ecosystem.entity_entered` / `entity_left`
  * report, handed to `onChange` in the same transaction. A new ecosystem's members are its starting point,
- * not news: they are taken silently, as are the members of an ecosystem that was deactivated.
+ * not news: they are taken silently, as are the members of an ecosystem that was deactivated. Far
+ * behind (or with nothing to track), it jumps to the head and recomputes every ecosystem whole.
  */
 import { randomUUID } from 'node:crypto';
 import type { SqlTransaction } from '../db/client.ts';
@@ -17,8 +18,9 @@ import { whereSql } from '../compile/where.ts';
 import { compileFilter, type Resource } from '../filter/index.ts';
 import { RESOURCE_MODEL } from '../schema/list-query.ts';
 import { precomputeAllOf } from '../sql/all-of.ts';
+import { endOf, type FeedPlace } from './cursor.ts';
 import type { StoredChange } from './feed.ts';
-import type { Follower } from './follower.ts';
+import { readNext, type Follower, type FollowerBatch } from './follower.ts';
 import { enqueueEvents } from './outbox.ts';
 
 export interface MembershipChange {
@@ -31,7 +33,7 @@ export interface MembershipChange {
  * The webhook events of membership changes, in the transaction that records them: each is reported
  * once, so a fresh id is its identity (a retry of the delivery keeps it).
  */
-export async function enqueueMembershipEvents(tx: SqlTransaction, changes: readonly MembershipChange[]): Promise<void> {
+export async function enqueueMembershipEvents(tx: SqlTransaction, changes: readonly MembershipChange[], position?: string): Promise<void> {
   const now = new Date();
   await enqueueEvents(
     tx,
@@ -41,21 +43,58 @@ export async function enqueueMembershipEvents(tx: SqlTransaction, changes: reado
       occurredAt: now,
       data: { ecosystem_id: change.ecosystemId, entity_id: change.entityId },
       ecosystemId: change.ecosystemId,
+      position,
     })),
   );
 }
 
 /** Above this many touched entities a whole recomputation is cheaper than naming them. */
 const WHOLE_ABOVE = 50_000;
+/** Further behind than this many batches, the follower recomputes every ecosystem whole and jumps to the head. */
+const BACKLOG_BATCHES = 10;
+
+/**
+ * In one snapshot: the head, whether any ecosystem is tracked, and how many changes (up to `limit`,
+ * $4) follow the place ($1, $2, $3).
+ */
+const BACKLOG = `
+  SELECT (SELECT position FROM change_clock)::text AS head,
+         EXISTS (SELECT 1 FROM ecosystems WHERE is_active) AS tracked,
+         (SELECT count(*)::int FROM (
+            SELECT 1 FROM change_commits cc JOIN changes c ON c.xid = cc.xid
+             WHERE cc.position >= $1::bigint AND (cc.position > $1::bigint OR (c.resource, c.object_id) > ($2::text COLLATE "C", $3::int))
+             LIMIT $4) t) AS backlog`;
+
+/**
+ * The next batch, or, when no ecosystem is tracked or the follower is far behind (an import of a
+ * hundred thousand records), none: the place jumps to the head and every ecosystem is recomputed whole,
+ * one statement each instead of one per batch per ecosystem. Recomputing reads the present, so the
+ * differences are the same; a backlog never delays the membership events of the present.
+ */
+async function readOrJump(tx: SqlTransaction, place: FeedPlace, batchSize: number): Promise<FollowerBatch> {
+  const [row] = await tx.query<{ head: string; tracked: boolean; backlog: number }>(BACKLOG, [
+    String(place.position),
+    place.resource,
+    place.objectId,
+    batchSize * BACKLOG_BATCHES,
+  ]);
+  const head = endOf(BigInt(row!.head));
+  if (row!.backlog > 0 && (!row!.tracked || row!.backlog >= batchSize * BACKLOG_BATCHES)) {
+    return { changes: [], head: row!.head, next: head, everything: true };
+  }
+  return readNext(tx, place, batchSize);
+}
 
 export function membershipFollower(options: {
   logger: Logger;
-  onChange(tx: SqlTransaction, changes: readonly MembershipChange[]): Promise<void>;
+  /** The membership changes found, with the feed position they are attributed to (for who hears them). */
+  onChange(tx: SqlTransaction, changes: readonly MembershipChange[], position: string): Promise<void>;
 }): Follower {
   const models = readModels();
   return {
     name: 'ecosystem-membership',
-    handle: async (tx, changes) => {
+    read: readOrJump,
+    handle: async (tx, changes, batch) => {
       // Deactivated ecosystems keep no members (taken again, silently, if one is activated).
       await tx.query('DELETE FROM ecosystem_memberships m USING ecosystems e WHERE e.id = m.ecosystem_id AND NOT e.is_active');
       await tx.query('DELETE FROM ecosystem_members m USING ecosystems e WHERE e.id = m.ecosystem_id AND NOT e.is_active');
@@ -68,28 +107,33 @@ export function membershipFollower(options: {
       const found: MembershipChange[] = [];
       for (const ecosystem of ecosystems) {
         const edited = ecosystem.computed !== ecosystem.filter;
-        if (!edited && touched.length === 0) continue;
+        if (!edited && !batch.everything && touched.length === 0) continue;
         try {
-          const only = edited || touched.length > WHOLE_ABOVE ? undefined : touched;
+          const only = edited || batch.everything || touched.length > WHOLE_ABOVE ? undefined : touched;
           const differences = await recompute(tx, models, ecosystem.id, ecosystem.filter, only);
           // A first computation sets the starting point; anything later is a change of membership.
           if (ecosystem.computed !== null) found.push(...differences);
-          if (edited) {
-            await tx.query(
-              `INSERT INTO ecosystem_memberships (ecosystem_id, filter, computed_at) VALUES ($1, $2, now())
-               ON CONFLICT (ecosystem_id) DO UPDATE SET filter = EXCLUDED.filter, computed_at = EXCLUDED.computed_at`,
-              [ecosystem.id, ecosystem.filter],
-            );
-          }
+          if (edited) await noteComputed(tx, ecosystem.id, ecosystem.filter);
         } catch (error) {
           // A stored filter this version no longer reads (a field removed) must not stop every other ecosystem.
           if (!(error instanceof AppError || error instanceof NotCompiled)) throw error;
           options.logger.error({ ecosystem: ecosystem.id, err: error }, 'ecosystem filter cannot be read; its membership is not tracked');
         }
       }
-      if (found.length) await options.onChange(tx, found);
+      // Attributed to the newest change they follow from (the head for a jump or an edited filter):
+      // webhooks created after it do not hear them.
+      if (found.length) await options.onChange(tx, found, changes.at(-1)?.position ?? batch.head);
     },
   };
+}
+
+/** The filter an ecosystem's members were computed with (an edit shows as a difference to it). */
+async function noteComputed(tx: SqlTransaction, ecosystemId: number, filter: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO ecosystem_memberships (ecosystem_id, filter, computed_at) VALUES ($1, $2, now())
+     ON CONFLICT (ecosystem_id) DO UPDATE SET filter = EXCLUDED.filter, computed_at = EXCLUDED.computed_at`,
+    [ecosystemId, filter],
+  );
 }
 
 /** Entities whose membership a batch may have changed: theirs, or a record an entity filter looks through. */

@@ -22,6 +22,11 @@ export interface OutboxEvent {
    * `ecosystem_ids` is empty or contains it.
    */
   ecosystemId?: number;
+  /**
+   * The feed position (a commit's) of the change the event reports: only webhooks created before it
+   * (`from_position` below it) hear the event. Undefined: every live subscriber hears it.
+   */
+  position?: string;
 }
 
 /** NOTIFYed (at commit) when deliveries are created, so deliverers wake at once. */
@@ -35,12 +40,13 @@ const asRows = (events: readonly OutboxEvent[]) =>
       occurred_at: event.occurredAt.toISOString(),
       data: event.data,
       ecosystem_id: event.ecosystemId ?? null,
+      position: event.position ?? null,
     })),
   );
 
 /**
- * Within the caller's transaction: one delivery per (active, enabled webhook subscribed to the type,
- * event); an event id already enqueued is skipped, and an event no webhook hears is not stored.
+ * Within the caller's transaction: one delivery per (active, enabled webhook subscribed to the type
+ * and created before the event's change, event); an event id already enqueued is skipped, and an event no webhook hears is not stored.
  * Change events reach every organisation's subscribers (reference data is shared); ecosystem events
  * only the ecosystem's organisation's.
  * Returns how many deliveries were created.
@@ -49,13 +55,15 @@ export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxE
   if (events.length === 0) return 0;
   const [row] = await tx.query<{ count: number }>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, type text, occurred_at timestamptz, data jsonb, ecosystem_id int)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, type text, occurred_at timestamptz, data jsonb, ecosystem_id int, position bigint)
      ), heard AS (
        -- Each event with the webhooks that hear it; an event nobody hears is not stored (an import's
        -- hundred thousand changes cost nothing here while no webhook subscribes to them).
-       SELECT e.*, w.id AS webhook_id
+       SELECT e.id, e.type, e.occurred_at, e.data, e.ecosystem_id, w.id AS webhook_id
        FROM input e
        JOIN webhooks w ON w.is_active AND w.enabled AND w.events @> ARRAY[e.type]
+                      -- A webhook hears what was committed after its creation, never before.
+                      AND (e.position IS NULL OR e.position > w.from_position)
        WHERE e.ecosystem_id IS NULL
           OR (EXISTS (SELECT 1 FROM ecosystems x WHERE x.id = e.ecosystem_id AND x.org_id = w.org_id)
               AND (cardinality(w.ecosystem_ids) = 0 OR e.ecosystem_id = ANY (w.ecosystem_ids)))
@@ -76,17 +84,6 @@ export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxE
   const count = row?.count ?? 0;
   if (count > 0) await notifyDeliverers(tx);
   return count;
-}
-
-/**
- * The event types some active, enabled webhook subscribes to, read in the caller's transaction: a
- * producer builds only the events in it (the change follower catching up on an import of a hundred
- * thousand records builds nothing while nobody listens). `enqueueEvents` applies the same rule in its
- * statement, so this is an economy, never a second opinion.
- */
-export async function heardEventTypes(tx: SqlTransaction): Promise<ReadonlySet<string>> {
-  const rows = await tx.query<{ type: string }>('SELECT DISTINCT unnest(events) AS type FROM webhooks WHERE is_active AND enabled');
-  return new Set(rows.map((row) => row.type));
 }
 
 /** A `webhook.test` event for one webhook only (POST /api/webhooks/{id}/test); returns its delivery id. */

@@ -1,6 +1,7 @@
 /**
  * Runs the followers of the changes feed and the retention of changes in the background: every
- * `pollMs`, each follower catches up (a full batch is followed by another at once), and once an hour
+ * `pollMs`, each follower catches up (a full batch is followed by another at once, the followers
+ * taking turns), and once an hour
  * old changes are pruned. A failed pass is logged and tried again at the next tick; `stop()` waits for
  * the pass under way, so a shutdown never cuts one in half (and a cut one rolls back anyway).
  */
@@ -31,12 +32,13 @@ export function startChangeWorker(options: ChangeWorkerOptions): ChangeWorker {
   let running: Promise<void> = Promise.resolve();
   let prunedAt = 0;
 
+  // The followers take turns, a batch each, so one's backlog never holds back another's present.
   const catchUp = async (): Promise<void> => {
-    for (const follower of options.followers) {
-      for (;;) {
-        const pass = await runPass(options.sql, follower, batchSize);
-        if (!pass.ran || pass.changes < batchSize || stopped) break;
-      }
+    let behind = [...options.followers];
+    while (behind.length && !stopped) {
+      const passes = [];
+      for (const follower of behind) passes.push({ follower, pass: await runPass(options.sql, follower, batchSize) });
+      behind = passes.filter(({ pass }) => pass.ran && pass.full).map(({ follower }) => follower);
     }
   };
 

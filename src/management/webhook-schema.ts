@@ -3,6 +3,7 @@
  * delivery log, a test event and a manual retry. The rules live in src/management/webhooks.ts; the
  * outbox and the deliverer in src/changes/.
  */
+import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { notFound } from '../errors.ts';
 import { definedOnly } from './records.ts';
@@ -21,6 +22,7 @@ import {
   type WebhookRules,
 } from './webhooks.ts';
 import { builder } from '../schema/builder.ts';
+import { ECOSYSTEMS } from './ecosystem-schema.ts';
 import { listType } from '../schema/list.ts';
 import { resolvePagedList } from '../schema/list-query.ts';
 import { declareResource, readPermissionByFilter } from '../schema/resource.ts';
@@ -76,7 +78,8 @@ export const WEBHOOKS = declareResource({
 });
 
 /** The rules' inputs: the app's URL policy and secret storage, and the read permissions every resource declared. */
-const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter() });
+const ecosystemRead = ECOSYSTEMS.read === ANY_CALLER ? undefined : ECOSYSTEMS.read;
+const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter(), ecosystemRead });
 
 const DISABLED_REASON = 'Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it';
 

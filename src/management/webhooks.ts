@@ -2,8 +2,11 @@
  * Webhooks (docs/webhooks.md): an organisation's endpoints for events. The rules, the same over REST
  * and GraphQL:
  * - `url` is http or https and may not point at a special-purpose address (src/changes/webhook-url.ts);
- * - `events` are known types (a misspelt one gets close matches); subscribing to a change type needs
- *   the read permission of its resource (`entity.*` → read:entities), else 403 naming what is missing;
+ * - `events` are known types (a misspelt one gets close matches); a webhook's events need the
+ *   permissions reading what they describe needs (`entity.*` → read:entities; ecosystem membership →
+ *   read:ecosystems and read:entities), else 403 naming what is missing; checked at creation and at
+ *   every update, whatever it changes, against the events the webhook has once updated (so a token
+ *   cannot point a colleague's `founder.*` webhook at its own URL without read:founders);
  * - `ecosystem_ids` are active ecosystems of the caller's organisation, else 400 naming them (as a
  *   landscape's unknown entity ids are: a reference inside a body, not the path's record);
  * - the secret (`whsec_` + base64 of 32 random bytes) is in the creating response only;
@@ -16,7 +19,7 @@ import { z } from 'zod';
 import type { Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueueTestEvent, notifyDeliverers } from '../changes/outbox.ts';
-import { changeResource, SUBSCRIBABLE_EVENT_TYPES } from '../changes/events.ts';
+import { changeResource, isEcosystemEventType, SUBSCRIBABLE_EVENT_TYPES } from '../changes/events.ts';
 import type { SecretBox } from '../changes/secret-box.ts';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from '../changes/webhook-url.ts';
 import type { PrismaClient } from '../db/client.ts';
@@ -85,6 +88,8 @@ export interface WebhookRules {
   secrets: SecretBox;
   /** Filter resource → its read permission (src/schema/resource.ts `readPermissionByFilter`). */
   readPermission: Readonly<Record<string, Permission>>;
+  /** What reading an ecosystem needs (its declared read permission; undefined: nothing more). */
+  ecosystemRead: Permission | undefined;
 }
 
 const at = (prefix: string, field: string) => [prefix, field].filter(Boolean).join('.');
@@ -99,13 +104,21 @@ export async function checkUrl(url: string, policy: UrlPolicy, prefix: string): 
   }
 }
 
-/** 403 naming the read permissions the caller lacks for the change types it subscribes to. */
-function assertMayHear(principal: Principal, events: readonly string[], readPermission: WebhookRules['readPermission']): void {
-  const needed = new Set(events.flatMap((type) => {
-    const resource = changeResource(type);
-    const permission = resource && readPermission[resource];
-    return permission ? [permission] : [];
-  }));
+/**
+ * What hearing an event type needs: what reading the events' data needs. A change is a record's:
+ * its resource's read permission. A membership event says which entity belongs to which ecosystem,
+ * which `GET /api/ecosystems/{id}/entities` tells only with read:ecosystems and read:entities.
+ */
+function permissionsToHear(type: string, rules: Pick<WebhookRules, 'readPermission' | 'ecosystemRead'>): Permission[] {
+  const resource = isEcosystemEventType(type) ? 'entities' : changeResource(type);
+  const read = resource && rules.readPermission[resource];
+  const ecosystem = isEcosystemEventType(type) && rules.ecosystemRead ? [rules.ecosystemRead] : [];
+  return [...ecosystem, ...(read ? [read] : [])];
+}
+
+/** 403 naming the permissions the caller lacks to hear `events` (see permissionsToHear). */
+function assertMayHear(principal: Principal, events: readonly string[], rules: WebhookRules): void {
+  const needed = new Set(events.flatMap((type) => permissionsToHear(type, rules)));
   const missing = [...needed].filter((permission) => !principal.permissions.has(permission)).sort();
   if (missing.length) {
     throw new AppError('FORBIDDEN', `Subscribing to these events needs permission to read what they describe; missing: ${missing.join(', ')}`);
@@ -141,10 +154,11 @@ export async function createWebhook(
   const ecosystemIds = unique(input.ecosystem_ids ?? []);
   const id = await prisma.$transaction(async (transaction) => {
     const tx = transaction as PrismaClient;
-    assertMayHear(principal, events, rules.readPermission);
+    assertMayHear(principal, events, rules);
     await assertOwnEcosystems(tx, principal.orgId, ecosystemIds, prefix);
     const created = await tx.webhook.create({
       data: {
+        from_position: await holdFeedHead(tx),
         org_id: principal.orgId,
         url: input.url,
         events,
@@ -160,12 +174,24 @@ export async function createWebhook(
   return { id, secret };
 }
 
+/**
+ * The changes feed's head, with its row held until this transaction ends: no change commits between
+ * this read and the commit of the webhook written with it (writers wait that moment). So the webhook
+ * hears exactly the changes committed after it exists, and the events follower, which passes over
+ * what no webhook in its snapshot hears, never passes over a change this webhook should hear
+ * (src/changes/change-events.ts).
+ */
+async function holdFeedHead(tx: PrismaClient): Promise<bigint> {
+  const [clock] = await tx.$queryRaw<{ position: bigint }[]>`SELECT position FROM change_clock FOR SHARE`;
+  return clock!.position;
+}
+
 /** The caller's webhook, locked until the transaction ends (`prisma` is narrowed to its organisation). */
-async function lockWebhook(tx: PrismaClient, id: number): Promise<{ id: number; enabled: boolean }> {
+async function lockWebhook(tx: PrismaClient, id: number): Promise<{ id: number; enabled: boolean; events: string[] }> {
   const webhook = await tx.webhook.findFirst({ where: { id, is_active: true }, select: { id: true } });
   if (!webhook) throw notFound('Webhook');
-  const [locked] = await tx.$queryRaw<{ id: number; enabled: boolean }[]>`
-    SELECT id, enabled FROM webhooks WHERE id = ${id} AND is_active FOR UPDATE`;
+  const [locked] = await tx.$queryRaw<{ id: number; enabled: boolean; events: string[] }[]>`
+    SELECT id, enabled, events FROM webhooks WHERE id = ${id} AND is_active FOR UPDATE`;
   if (!locked) throw notFound('Webhook');
   return locked;
 }
@@ -182,9 +208,13 @@ export async function updateWebhook(
   const { enabled, events, ecosystem_ids, ...fields } = definedOnly(patch);
   await prisma.$transaction(async (transaction) => {
     const tx = transaction as PrismaClient;
-    await lockWebhook(tx, id);
-    if (events) assertMayHear(principal, events, rules.readPermission);
+    const locked = await lockWebhook(tx, id);
+    // Whatever the update changes, the caller must be allowed to hear what the webhook will hear:
+    // otherwise a new URL (or enabling it) would send a colleague's events where the caller reads them.
+    assertMayHear(principal, events ?? locked.events, rules);
     if (ecosystem_ids) await assertOwnEcosystems(tx, principal.orgId, ecosystem_ids, prefix);
+    // New events (or enabling) are heard from the commit on, as a new webhook's: see holdFeedHead.
+    if (events || enabled) await holdFeedHead(tx);
     await tx.webhook.update({
       where: { id },
       data: {

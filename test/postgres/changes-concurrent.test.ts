@@ -146,4 +146,24 @@ describe('commit order', () => {
       expect((await followToEnd(everything[at]!.id, 333)).map((change) => change.id)).toEqual(everything.slice(at + 1).map((change) => change.id));
     }
   });
+
+  it('a cursor at the head is accepted while writes commit on other connections: the head only moves forward', async () => {
+    const writers = await Promise.all([connect(), connect()]);
+    let writing = true;
+    const write = async (client: pg.Client, offset: number) => {
+      for (let i = 0; writing; i += 1) await client.query('UPDATE entities SET launch_year = $1 WHERE id = $2', [1900 + (i % 100), offset + (i % 40)]);
+    };
+    const running = writers.map((client, index) => write(client, 10 + index * 50));
+    try {
+      for (let round = 0; round < 40; round += 1) {
+        const head = (await page('now')).page.next_cursor;
+        const next = await page(head);
+        await page(next.page.next_cursor, 1);
+      }
+    } finally {
+      writing = false;
+      await Promise.all(running);
+      await Promise.all(writers.map((client) => client.end()));
+    }
+  });
 });

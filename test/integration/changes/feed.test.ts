@@ -152,6 +152,28 @@ describe('refusals', () => {
     expect((await status('?sinse=now')).status).toBe(400);
   });
 
+  it('a well-formed cursor this feed never handed out (past the head, an unknown resource) is 400, on both transports', async () => {
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    const head = BigInt(Buffer.from((await page('?since=now')).page.next_cursor, 'base64url').toString().split('.')[0]!);
+    const forged = [
+      cursor(`${head + 1n}.~.0`),
+      cursor(`${head + 1n}.entity.1`),
+      cursor('9223372036854775807.~.0'),
+      cursor(`${head}.ecosystem.1`),
+      cursor('1.zzz.1'),
+      cursor(`${head}.~.5`),
+    ];
+    for (const since of forged) {
+      const refused = await status(`?since=${since}`);
+      expect([since, refused.status]).toEqual([since, 400]);
+      expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'query.since' }] });
+      const { body } = await auth.graphql(`{ changes(since: "${since}") { page { next_cursor } } }`);
+      expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+    }
+    // The head itself, and a change id inside it, are places the feed hands out.
+    expect((await page(`?since=${cursor(`${head}.~.0`)}`)).data).toEqual([]);
+  });
+
   it('a type the caller may not read is 403; by default only the readable ones come', async () => {
     const newsOnly = await createApiKeyAndToken(app, { permissions: ['read:news'] });
     expect((await status('?types=entity', newsOnly)).body.error).toMatchObject({ code: 'FORBIDDEN' });

@@ -1,8 +1,10 @@
 /**
- * The webhook-events follower builds events only for the types some webhook hears
- * (src/changes/change-events.ts, `heardEventTypes`). Followed through a seed's whole feed: while no
- * webhook listens, not one event is built or sent to the outbox's statement; with a webhook hearing
- * `entity.created`, the statement is sent exactly those events, one per entity.
+ * The webhook-events follower reads only the changes some live webhook hears: of a type it subscribes
+ * to, committed after its creation (src/changes/change-events.ts). Followed through a seed's whole
+ * feed: while no webhook listens, one pass moves the follower to the head, reading nothing and sending
+ * nothing to the outbox's statement; a webhook created after the seed changes nothing of that; with a
+ * webhook from before the seed hearing `entity.created`, the statement is sent exactly those events,
+ * one per entity.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { webhookEventFollower } from '../../../src/changes/change-events.ts';
@@ -31,12 +33,24 @@ const recording = (): SqlClient => ({
     ),
 });
 
-async function followToTheEnd(): Promise<number> {
+/** Passes until the follower stands at the head; how many changes it read and in how many passes. */
+async function followToTheEnd(): Promise<{ changes: number; passes: number }> {
   const follower = webhookEventFollower(getSchema());
   let followed = 0;
-  for (let pass = await runPass(recording(), follower, 1_000); pass.changes > 0; pass = await runPass(recording(), follower, 1_000)) followed += pass.changes;
-  return followed;
+  let passes = 0;
+  for (let pass = { full: true }; pass.full; passes += 1) {
+    const ran = await runPass(recording(), follower, 1_000);
+    followed += ran.changes;
+    pass = ran;
+  }
+  const [place] = await db.sql.query<{ position: string; resource: string }>("SELECT position::text, resource FROM change_followers WHERE name = 'webhook-events'");
+  const [head] = await db.sql.query<{ position: string }>('SELECT position::text FROM change_clock');
+  expect(place).toEqual({ position: head!.position, resource: '~' });
+  return { changes: followed, passes };
 }
+
+const resetFollower = (start: { position: string; resource: string; object_id: number }) =>
+  db.sql.query("UPDATE change_followers SET position = $1, resource = $2, object_id = $3 WHERE name = 'webhook-events'", [start.position, start.resource, start.object_id]);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -53,20 +67,30 @@ it('builds no event while no webhook listens, and only the heard ones when one d
   );
   const changes = (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM changes'))[0]!.n;
 
+  expect(changes).toBeGreaterThan(2_000);
+
   sent = [];
-  expect(await followToTheEnd()).toBe(changes);
+  expect(await followToTheEnd()).toEqual({ changes: 0, passes: 1 });
   expect(sent).toEqual([]);
 
   await db.prisma.organization.create({ data: { id: 'acme', name: 'Acme' } });
-  await db.prisma.webhook.create({
-    data: { org_id: 'acme', url: 'https://hooks.example.invalid/', events: ['entity.created'], secret: 'whsec_dGVzdA==', created_by: 'tests' },
-  });
-  await db.sql.query("UPDATE change_followers SET position = $1, resource = $2, object_id = $3 WHERE name = 'webhook-events'", [start!.position, start!.resource, start!.object_id]);
+  const [head] = await db.sql.query<{ position: string }>('SELECT position::text FROM change_clock');
+  const webhook = { org_id: 'acme', url: 'https://hooks.example.invalid/', events: ['entity.created'], secret: 'whsec_dGVzdA==', created_by: 'tests' };
+  // Created after the seed (at the head): none of it is heard, nothing is read.
+  await db.prisma.webhook.create({ data: { ...webhook, from_position: BigInt(head!.position) } });
+  await resetFollower(start!);
   sent = [];
-  expect(await followToTheEnd()).toBe(changes);
+  expect(await followToTheEnd()).toEqual({ changes: 0, passes: 1 });
+  expect(sent).toEqual([]);
+
+  // One from before the seed hears its entity.created changes, and only those are read.
+  await db.prisma.webhook.create({ data: { ...webhook, from_position: 0n } });
+  await resetFollower(start!);
+  sent = [];
+  const entities = (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM entities'))[0]!.n;
+  expect((await followToTheEnd()).changes).toBe(entities);
   const types = sent.flat();
   expect(new Set(types)).toEqual(new Set(['entity.created']));
-  const entities = (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM entities'))[0]!.n;
   expect(types).toHaveLength(entities);
   const stored = (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_events WHERE type = 'entity.created'"))[0]!.n;
   expect(stored).toBe(entities);

@@ -184,7 +184,7 @@ describe('permissions', () => {
   });
 
   it('subscribing to a change type needs the read permission of its resource, at create and update', async () => {
-    const writer = await createApiKeyAndToken(app, { permissions: ['read:webhooks', 'write:webhooks', 'read:entities'] });
+    const writer = await createApiKeyAndToken(app, { permissions: ['read:webhooks', 'write:webhooks', 'read:entities', 'read:ecosystems'] });
     const before = await webhookCount();
     const refused = await create({ events: ['entity.created', 'investor.created', 'news.deleted', 'transaction.updated'] }, writer);
     expect(refused.status).toBe(403);
@@ -196,6 +196,45 @@ describe('permissions', () => {
     expect(patch.status).toBe(403);
     expect(patch.body.error.message).toContain('read:valuations');
     expect((await call(writer, 'GET', `/api/webhooks/${created.body.data.id}`)).body.data.events).toEqual(['entity.updated', 'ecosystem.entity_entered']);
+  });
+
+  it("any update of a webhook needs the permissions its events need: a colleague cannot take a founder.* webhook's events", async () => {
+    const { id } = (await create({ events: ['founder.created', 'entity.created'], description: 'people' })).body.data;
+    const colleague = await createApiKeyAndToken(app, { permissions: ['read:webhooks', 'write:webhooks', 'read:entities'] });
+    const patches = [{ url: 'https://hooks.example.com/mine' }, { description: 'mine' }, { enabled: false }, { ecosystem_ids: [] }, {}];
+    for (const patch of patches) {
+      const refused = await call(colleague, 'PATCH', `/api/webhooks/${id}`, patch);
+      expect([JSON.stringify(patch), refused.status, refused.body.error?.code]).toEqual([JSON.stringify(patch), 403, 'FORBIDDEN']);
+      expect(refused.body.error.message).toMatch(/missing: read:founders$/);
+    }
+    const gql = await colleague.graphql(`mutation { updateWebhook(id: ${id}, url: "https://hooks.example.com/mine") { id } }`);
+    expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const unchanged = (await call(admin, 'GET', `/api/webhooks/${id}`)).body.data;
+    expect(unchanged).toMatchObject({ url: URL_OK, description: 'people', enabled: true, events: ['founder.created', 'entity.created'] });
+    // Events it may read are its to set, and then the rest of the webhook is too.
+    expect((await call(colleague, 'PATCH', `/api/webhooks/${id}`, { events: ['entity.created'], url: 'https://hooks.example.com/mine' })).status).toBe(200);
+  });
+
+  it('membership events need what reading an ecosystem\'s entities needs (read:ecosystems and read:entities), at create and update', async () => {
+    const noEcosystems = await createApiKeyAndToken(app, { permissions: ['read:webhooks', 'write:webhooks', 'read:entities'] });
+    const noEntities = await createApiKeyAndToken(app, { permissions: ['read:webhooks', 'write:webhooks', 'read:ecosystems'] });
+    const before = await webhookCount();
+    for (const [credentials, missing] of [[noEcosystems, 'read:ecosystems'], [noEntities, 'read:entities']] as const) {
+      for (const type of ['ecosystem.entity_entered', 'ecosystem.entity_left']) {
+        const refused = await create({ events: [type] }, credentials);
+        expect([type, refused.status]).toEqual([type, 403]);
+        expect(refused.body.error.message).toMatch(new RegExp(`missing: ${missing}$`));
+      }
+    }
+    const gql = await noEcosystems.graphql('mutation { createWebhook(url: "https://hooks.example.com/x", events: ["ecosystem.entity_left"]) { id } }');
+    expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await webhookCount()).toBe(before);
+    const { id } = (await create({ events: ['entity.created'] }, noEcosystems)).body.data;
+    const patched = await call(noEcosystems, 'PATCH', `/api/webhooks/${id}`, { events: ['entity.created', 'ecosystem.entity_entered'] });
+    expect(patched.status).toBe(403);
+    expect(patched.body.error.message).toMatch(/missing: read:ecosystems$/);
+    const both = await createApiKeyAndToken(app, { permissions: ['read:webhooks', 'write:webhooks', 'read:entities', 'read:ecosystems'] });
+    expect((await create({ events: ['ecosystem.entity_entered', 'ecosystem.entity_left'] }, both)).status).toBe(201);
   });
 });
 
