@@ -1,36 +1,30 @@
 /**
  * CSV export of any list: `GET /api/<list>?format=csv` or `Accept: text/csv`, with the list's filters,
- * sort and `fields`. The export runs the same handler page after page, following `next_cursor` until
- * the last page (an aggregate's groups, which have no cursor, by offset up to `page.total`), and streams rows as they come (csv-stringify, with backpressure), so memory stays flat
- * whatever the size. Cells: scalars as they are, null empty, booleans `true`/`false`, nested arrays and
- * objects as JSON text. `limit` is the size of each page fetched (default 500, which every list accepts);
- * the export always runs to the end. It is one request for authentication, the rate limit and usage
- * however many pages it walks; one that cannot finish is cut, logged and counted (docs/read-api.md).
+ * sort and `fields`. A list is read page after page, following `next_cursor` to the last page (the
+ * changes feed with `since=` to its head); an aggregate's groups come from one statement behind a
+ * cursor (src/aggregate/export.ts), never one aggregate per page. Rows are streamed as they come
+ * (csv-stringify, with backpressure), so memory stays flat whatever the size. Cells: scalars as they
+ * are, null empty, booleans `true`/`false`, nested arrays and objects as JSON text. `limit` is the size
+ * of each list page fetched (default 500, which every list accepts); the export always runs to the end.
+ * It is one request for authentication, the rate limit and usage however many pages it walks; one that
+ * cannot finish is cut, logged and counted (docs/read-api.md).
  */
 import type { Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
 import type { CancelSignal } from '../db/client.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { cutShort } from '../http/access-log.ts';
 import { dimensionKey } from '../aggregate/dimensions.ts';
+import { exportAggregateOf, type AggregateExport } from '../aggregate/export.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
 import { requestedFields } from './envelope.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
 import type { QueryValue, RestRequest } from './request.ts';
+import { isListBody, PageRefused, pagesOf, streamedGroups, type ListBody, type Row } from './csv-batches.ts';
 
 /** Every list accepts this many rows a page (the smallest maximum is 500). */
 const DEFAULT_PAGE_SIZE = '500';
-
-type Row = Record<string, unknown>;
-interface ListBody {
-  data: Row[];
-  page: { next_cursor?: string | null; limit?: number; offset?: number; total?: number };
-  /** An aggregate's: its groups are paged by offset. */
-  query_info?: { group_by: string[]; metrics: { label: string }[] };
-}
-
-const isListBody = (body: unknown): body is ListBody =>
-  typeof body === 'object' && body !== null && Array.isArray((body as ListBody).data) && typeof (body as ListBody).page === 'object';
 
 /**
  * Whether the request asks for CSV; `format` is taken out of the query either way (it is the transport's
@@ -97,6 +91,11 @@ export async function sendCsvExport(
     ...request.query,
     limit: request.query.limit ?? DEFAULT_PAGE_SIZE,
   };
+  // An aggregate is read and checked as for a page, and its statement of every group handed here.
+  let plan: AggregateExport | undefined;
+  exportAggregateOf(request.responseHeaders, (asked) => {
+    plan = asked;
+  });
   const response = await handle(request);
   // Rows are read as objects here (compiled reads hand over JSON text).
   const [body, init] = materialize(response);
@@ -106,15 +105,50 @@ export async function sendCsvExport(
   }
   if (!isListBody(body)) throw notAList(`${request.path} is not a list; CSV export is for lists`);
 
-  res.status(200).set(init.headers).set({
+  // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
+  const gone = (): boolean => res.destroyed || request.signal?.aborted === true;
+  const progress = { rows: 0, pages: 1 };
+  const batches = plan ? streamedGroups(plan) : pagesOf(request, handle, body, base, progress, gone);
+  try {
+    await writeCsv(request, res, init, body, batches, progress, gone, handle);
+  } finally {
+    // Closes an aggregate's cursor (and gives its connection back) however the export ended.
+    await batches.return(undefined).catch(() => undefined);
+  }
+}
+
+/**
+ * Streams the batches as CSV. The first batch is read before anything is sent: its keys are the
+ * columns, and an aggregate whose statement fails there (its timeout) is still answered in JSON.
+ */
+async function writeCsv(
+  request: RestRequest,
+  res: Response,
+  init: RestResponse[1],
+  body: ListBody,
+  batches: AsyncGenerator<Row[]>,
+  progress: { rows: number; pages: number },
+  gone: () => boolean,
+  handle: RestHandler,
+): Promise<void> {
+  res.set(init.headers);
+  let first: IteratorResult<Row[]>;
+  try {
+    first = await batches.next();
+  } catch (error) {
+    if (gone()) return;
+    throw isDatabaseUnavailable(error) ? databaseUnavailable(error) : error;
+  }
+  if (gone()) return;
+  res.status(200).set({
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${fileName(request.path)}"`,
   });
   res.removeHeader('Content-Length');
-  const first = body.data[0];
+  const firstRow = first.done ? undefined : first.value[0];
   const csv = stringify({
     header: true,
-    columns: first ? Object.keys(first) : body.query_info ? aggregateColumns(body.query_info) : emptyListColumns(request, handle),
+    columns: firstRow ? Object.keys(firstRow) : body.query_info ? aggregateColumns(body.query_info) : emptyListColumns(request, handle),
     cast: { boolean: (value) => (value ? 'true' : 'false'), object: (value) => JSON.stringify(value) },
   });
   res.locals.csvExport = 'streaming' satisfies CsvExportState;
@@ -125,37 +159,20 @@ export async function sendCsvExport(
   });
   csv.pipe(res);
 
-  // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
-  const gone = (): boolean => res.destroyed || request.signal?.aborted === true;
-  let rows = 0;
-  let pages = 1;
   const stopped = (reason: string, details: { status?: number; code?: string; cause?: unknown } = {}): CsvExportError =>
-    new CsvExportError(`CSV export of ${request.path} stopped after ${rows} rows: page ${pages} ${reason}`, rows, pages, details.status, details.code, {
+    new CsvExportError(`CSV export of ${request.path} stopped after ${progress.rows} rows: page ${progress.pages} ${reason}`, progress.rows, progress.pages, details.status, details.code, {
       cause: details.cause,
     });
 
   try {
-    let page: ListBody = body;
-    for (;;) {
-      for (const row of page.data) {
+    for (let batch = first; !batch.done; batch = await batches.next()) {
+      for (const row of batch.value) {
         if (gone() || csvError) break;
-        rows += 1;
+        progress.rows += 1;
         if (!csv.write(row)) await drained(csv, request.signal);
       }
       if (csvError) throw stopped(`failed: ${String(csvError)}`, { cause: csvError });
-      const following = nextPage(page, base);
-      if (!following || gone()) break;
-      // The same request object: the handler reuses its first pass (no new authentication or charge).
-      request.query = following;
-      pages += 1;
-      const [next, nextInit] = materialize(await handle(request));
-      // A page cut short because the client left (its statement cancelled) is not the export's failure.
       if (gone()) break;
-      if (nextInit.status !== 200 || !isListBody(next)) {
-        const { code, message } = errorOf(next);
-        throw stopped(`answered ${nextInit.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`, { status: nextInit.status, code });
-      }
-      page = next;
     }
   } catch (error) {
     if (!gone()) {
@@ -165,20 +182,13 @@ export async function sendCsvExport(
       csv.unpipe(res);
       csv.destroy();
       cutShort(res);
-      throw error instanceof CsvExportError ? error : stopped(`failed: ${String(error)}`, { cause: error });
+      if (error instanceof CsvExportError) throw error;
+      if (error instanceof PageRefused) throw stopped(error.message, { status: error.status, code: error.code });
+      throw stopped(`failed: ${String(error)}`, { cause: error });
     }
   }
   if (gone()) csv.destroy();
   else csv.end();
-}
-
-/** The query of the page after `page`: the list's next cursor, or an aggregate's next offset while groups remain. */
-function nextPage(page: ListBody, base: Record<string, QueryValue>): Record<string, QueryValue> | undefined {
-  if (page.query_info) {
-    const { offset = 0, limit = 0, total = 0 } = page.page;
-    return offset + limit < total && page.data.length ? { ...base, offset: String(offset + limit) } : undefined;
-  }
-  return page.page.next_cursor ? { ...base, cursor: page.page.next_cursor } : undefined;
 }
 
 /** An aggregate without groups: its dimension keys and metric labels. */
@@ -208,15 +218,6 @@ function drained(csv: NodeJS.EventEmitter, signal: CancelSignal | undefined): Pr
     csv.once('error', onError);
     signal?.addEventListener('abort', onDrain);
   });
-}
-
-/** The error envelope's code and message, when a page answered one. */
-function errorOf(body: unknown): { code?: string; message?: string } {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  return {
-    code: typeof error?.code === 'string' ? error.code : undefined,
-    message: typeof error?.message === 'string' ? error.message : undefined,
-  };
 }
 
 /** No row to read the columns from: the record's fields, trimmed by `fields=` as the rows would be. */
