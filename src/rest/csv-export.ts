@@ -9,6 +9,7 @@
  * It is one request for authentication, the rate limit and usage however many pages it walks; one that
  * cannot finish is cut, logged and counted (docs/read-api.md).
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { stringify } from 'csv-stringify';
 import type { CancelSignal } from '../db/client.ts';
@@ -173,6 +174,9 @@ async function writeCsv(
       }
       if (csvError) throw stopped(`failed: ${String(csvError)}`, { cause: csvError });
       if (gone()) break;
+      // The embedded database answers through promises alone: without a turn of the event loop between
+      // batches, an export would keep timers (the shutdown deadline), signals and other requests waiting.
+      await setImmediate();
     }
   } catch (error) {
     if (!gone()) {
