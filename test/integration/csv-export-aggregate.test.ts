@@ -58,6 +58,23 @@ describe('CSV export of an aggregate', () => {
     expect(parse(text, { columns: true })).toEqual(expected);
   }, 120_000);
 
+  it('leaves the server free meanwhile: a one-row read is answered while the export streams', async () => {
+    const response = await auth.fetch('/api/aggregate/entities?metric=count&group_by=name&limit=1&format=csv');
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read();
+    // A slow reader keeps the export going while the read is asked.
+    const reading = (async () => {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) await new Promise((resolve) => setTimeout(resolve, 5));
+    })();
+    const started = performance.now();
+    expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
+    const took = performance.now() - started;
+    console.info(`a one-row read during an aggregate export: ${Math.round(took)} ms`);
+    expect(took).toBeLessThan(3_000);
+    await reading;
+  }, 120_000);
+
   it('starts at the offset asked for and runs to the last group', async () => {
     const query = '/api/aggregate/entities?metric=count&group_by=hq_country,launch_year';
     const expected = (await jsonGroups(query)).map(asCsv);
