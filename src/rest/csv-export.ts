@@ -105,6 +105,8 @@ export async function sendCsvExport(
     return;
   }
   if (!isListBody(body)) throw notAList(`${request.path} is not a list; CSV export is for lists`);
+  // An aggregate's page alone would be a silently short file: its statement must have come here.
+  if (body.query_info && !plan) throw new Error(`CSV export of ${request.path}: the aggregate handed over no statement`);
 
   // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
   const gone = (): boolean => res.destroyed || request.signal?.aborted === true;
