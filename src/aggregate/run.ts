@@ -10,7 +10,8 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { readListRequest, type ListDefinition } from '../schema/list-query.ts';
 import { requireReadPermissions } from '../schema/read-permissions.ts';
 import type { AggregateQuery } from './query.ts';
-import { aggregateStatement } from './statement.ts';
+import { takeExportReceiver } from './export.ts';
+import { aggregateRowsStatement, aggregateStatement } from './statement.ts';
 
 export interface AggregateResult {
   data: Record<string, unknown>[];
@@ -31,15 +32,22 @@ export async function runAggregate(
 ): Promise<AggregateResult> {
   const request = await readListRequest(definition, { filter }, context);
   requireReadPermissions(context, query.dimensions.flatMap((dimension) => (dimension.needs ? [dimension.needs] : [])));
+  const query_info: AggregateResult['query_info'] = {
+    source: query.source,
+    group_by: query.dimensions.map((dimension) => dimension.written),
+    metrics: query.metrics.map(({ label, metric }) => ({ label, metric })),
+  };
+  // Exported whole: the statement of every group goes to the export, which streams it (src/aggregate/export.ts).
+  const exporting = takeExportReceiver(context.responseHeaders);
+  if (exporting) {
+    exporting({ ...aggregateRowsStatement(query, sources.models, request.where), client: context.sql, signal: context.signal });
+    return { data: [], page: { limit: query.window.limit, offset: query.window.offset, total: 0 }, query_info };
+  }
   const { sql, params } = aggregateStatement(query, sources.models, request.where);
   const [row] = await context.sql.prepared<{ total: number; rows: string }>(sql, params, context.signal);
   return {
     data: JSON.parse(row!.rows) as Record<string, unknown>[],
     page: { limit: query.window.limit, offset: query.window.offset, total: Number(row!.total) },
-    query_info: {
-      source: query.source,
-      group_by: query.dimensions.map((dimension) => dimension.written),
-      metrics: query.metrics.map(({ label, metric }) => ({ label, metric })),
-    },
+    query_info,
   };
 }

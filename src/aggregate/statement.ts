@@ -27,6 +27,28 @@ export interface AggregateStatement {
 }
 
 export function aggregateStatement(query: AggregateQuery, models: Models, where: object): AggregateStatement {
+  const { statement, groups, order } = groupsOf(query, models, where);
+  const page = `SELECT * FROM h ORDER BY ${order('h')} LIMIT ${statement.param(query.window.limit)} OFFSET ${statement.param(query.window.offset)}`;
+  const sql = [
+    groups,
+    `SELECT (SELECT count(*) FROM h)::int AS total,`,
+    `(SELECT coalesce(json_agg(${rowJson(query)} ORDER BY ${order('p')}), '[]'::json) FROM (${page}) p)::text AS rows`,
+  ].join(' ');
+  return { sql, params: statement.params };
+}
+
+/**
+ * Every group from the query's offset on, one row each (`row`: the group as the page's JSON writes
+ * it), in the page's order: what a CSV export reads behind a cursor, one statement however many groups.
+ */
+export function aggregateRowsStatement(query: AggregateQuery, models: Models, where: object): AggregateStatement {
+  const { statement, groups, order } = groupsOf(query, models, where);
+  const sql = `${groups} SELECT ${rowJson(query)}::text AS row FROM h p ORDER BY ${order('p')} OFFSET ${statement.param(query.window.offset)}`;
+  return { sql, params: statement.params };
+}
+
+/** The groups that pass `having` (the CTEs `g` and `h`), and their order under an alias. */
+function groupsOf(query: AggregateQuery, models: Models, where: object): { statement: Statement; groups: string; order: (alias: string) => string } {
   const statement = new Statement(models);
   const model = statement.model(RESOURCE_MODEL[query.source]);
   const values = new ValueSources(statement, model);
@@ -40,13 +62,7 @@ export function aggregateStatement(query: AggregateQuery, models: Models, where:
   const having = query.having ? whereSql(statement, labels, 'h', query.having) : 'TRUE';
   const order = (alias: string) =>
     query.order.map(({ key, descending }) => `${alias}.${quoteIdentifier(key)} ${descending ? 'DESC' : 'ASC'} NULLS LAST`).join(', ');
-  const page = `SELECT * FROM h ORDER BY ${order('h')} LIMIT ${statement.param(query.window.limit)} OFFSET ${statement.param(query.window.offset)}`;
-  const sql = [
-    `WITH g AS (${grouped}), h AS (SELECT * FROM g h WHERE ${having})`,
-    `SELECT (SELECT count(*) FROM h)::int AS total,`,
-    `(SELECT coalesce(json_agg(${rowJson(query)} ORDER BY ${order('p')}), '[]'::json) FROM (${page}) p)::text AS rows`,
-  ].join(' ');
-  return { sql, params: statement.params };
+  return { statement, groups: `WITH g AS (${grouped}), h AS (SELECT * FROM g h WHERE ${having})`, order };
 }
 
 /** Each value's column: the row's own, or a LATERAL subquery's for a column behind relations (written once per path). */

@@ -65,5 +65,13 @@ function progressLog(logger: Pick<Logger, 'info'>): (progress: ImportProgress) =
 
 /** A SqlClient whose transactions are the enclosing one, so the importer's per-file steps join it. */
 function withinTransaction(tx: SqlTx): SqlClient {
-  return { ...tx, prepared: (text, params) => tx.query(text, [...params]), transaction: (work) => work(tx) };
+  return {
+    ...tx,
+    prepared: (text, params) => tx.query(text, [...params]),
+    // The importer streams nothing; a read asked this way comes in one batch.
+    stream: async function* <Row,>(text: string, params: readonly unknown[]) {
+      yield await tx.query<Row>(text, [...params]);
+    },
+    transaction: (work) => work(tx),
+  };
 }

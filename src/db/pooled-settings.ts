@@ -1,5 +1,5 @@
 /**
- * Behind a transaction-mode pooler the service sends no session settings (src/db/client.ts): the
+ * Behind a transaction-mode pooler the service sends no session settings (src/db/postgres.ts): the
  * statement timeout is then whatever the server gives the role. A start behind one checks it, so that
  * a deployment which forgot `ALTER ROLE ... SET statement_timeout` hears about it instead of running
  * statements without a bound.

@@ -10,7 +10,8 @@
  * (src/graphql/read-routing.ts); this module only knows databases and WAL positions.
  */
 import type { SqlDriverAdapterFactory } from '@prisma/client/runtime/client';
-import type { Database, PrismaClient, SqlClient } from './client.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import type { CancelSignal, Database, SqlClient } from './types.ts';
 import { isConnectionFailure } from './unavailable.ts';
 
 export interface ReplicaOptions {
@@ -37,7 +38,7 @@ export interface ReplicaStatus {
 export interface Replica {
   readonly name: string;
   readonly prisma: PrismaClient;
-  readonly sql: Pick<SqlClient, 'prepared'>;
+  readonly sql: Pick<SqlClient, 'prepared' | 'stream'>;
 }
 
 export interface ReplicaSet {
@@ -103,7 +104,7 @@ export async function withReplicas(primary: Database, options: ReplicaOptions, o
         host: hostOf(url),
         db,
         prisma: db.prisma,
-        sql: { prepared: preparedFailingOver(db.sql, primary.sql, failed) },
+        sql: { prepared: preparedFailingOver(db.sql, primary.sql, failed), stream: streamFailingOver(db.sql, primary.sql, failed) },
         state: 'down',
         replayed: 0n,
         lagMs: null,
@@ -249,6 +250,23 @@ function preparedFailingOver(replica: Pick<SqlClient, 'prepared'>, primary: Pick
       if (signal?.aborted || !isConnectionFailure(error)) throw error;
       failed();
       return primary.prepared(sql, params, signal);
+    }
+  };
+}
+
+/** A stream likewise, while it has handed out no row: past the first batch, a failure cuts it. */
+function streamFailingOver(replica: Pick<SqlClient, 'stream'>, primary: Pick<SqlClient, 'stream'>, failed: () => void): SqlClient['stream'] {
+  return async function* <Row>(sql: string, params: readonly unknown[], signal?: CancelSignal, batchRows?: number) {
+    let started = false;
+    try {
+      for await (const batch of replica.stream<Row>(sql, params, signal, batchRows)) {
+        started = true;
+        yield batch;
+      }
+    } catch (error) {
+      if (started || signal?.aborted || !isConnectionFailure(error)) throw error;
+      failed();
+      yield* primary.stream<Row>(sql, params, signal, batchRows);
     }
   };
 }

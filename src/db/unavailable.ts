@@ -39,7 +39,7 @@ export function isConnectionFailure(error: unknown): boolean {
 
 /**
  * A statement cancelled by `pg_cancel_backend`: ours when its client left before the answer
- * (src/db/client.ts), or an operator's. Still a 503 (for a client still there), but not an outage to
+ * (src/db/postgres.ts), or an operator's. Still a 503 (for a client still there), but not an outage to
  * warn about; a statement timeout says "statement timeout" instead.
  */
 export function isCancelledOnRequest(error: unknown): boolean {

@@ -1,35 +1,30 @@
 /**
  * CSV export of any list: `GET /api/<list>?format=csv` or `Accept: text/csv`, with the list's filters,
- * sort and `fields`. The export runs the same handler page after page, following `next_cursor` until
- * the last page (an aggregate's groups, which have no cursor, by offset up to `page.total`), and streams rows as they come (csv-stringify, with backpressure), so memory stays flat
- * whatever the size. Cells: scalars as they are, null empty, booleans `true`/`false`, nested arrays and
- * objects as JSON text. `limit` is the size of each page fetched (default 500, which every list accepts);
- * the export always runs to the end. It is one request for authentication, the rate limit and usage
- * however many pages it walks; one that cannot finish is cut, logged and counted (docs/read-api.md).
+ * sort and `fields`. A list is read page after page, following `next_cursor` to the last page (the
+ * changes feed with `since=` to its head); an aggregate's groups come from one statement behind a
+ * cursor (src/aggregate/export.ts), never one aggregate per page. Rows are streamed as they come
+ * (csv-stringify, with backpressure), so memory stays flat whatever the size. Cells: scalars as they
+ * are, null empty, booleans `true`/`false`, nested arrays and objects as JSON text. `limit` is the size
+ * of each list page fetched (default 500, which every list accepts); the export always runs to the end.
+ * It is one request for authentication, the rate limit and usage however many pages it walks; one that
+ * cannot finish is cut, logged and counted (docs/read-api.md).
  */
 import type { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { CancelSignal } from '../db/client.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { dimensionKey } from '../aggregate/dimensions.ts';
+import { exportAggregateOf, type AggregateExport } from '../aggregate/export.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
 import { requestedFields } from './envelope.ts';
 import type { RestHandler, RestResponse } from './handler.ts';
 import type { QueryValue, RestRequest } from './request.ts';
+import { isListBody, PageRefused, pagesOf, streamedGroups, type ListBody, type Row } from './csv-batches.ts';
 
 /** Every list accepts this many rows a page (the smallest maximum is 500). */
 const DEFAULT_PAGE_SIZE = '500';
-
-type Row = Record<string, unknown>;
-interface ListBody {
-  data: Row[];
-  page: { next_cursor?: string | null; limit?: number; offset?: number; total?: number };
-  /** An aggregate's: its groups are paged by offset. */
-  query_info?: { group_by: string[]; metrics: { label: string }[] };
-}
-
-const isListBody = (body: unknown): body is ListBody =>
-  typeof body === 'object' && body !== null && Array.isArray((body as ListBody).data) && typeof (body as ListBody).page === 'object';
 
 /**
  * Whether the request asks for CSV; `format` is taken out of the query either way (it is the transport's
@@ -50,7 +45,7 @@ export function wantsCsv(query: Record<string, QueryValue>, prefersCsv: () => bo
 /** The export's file name: the list's last path segment, e.g. `entities.csv`. */
 const fileName = (path: string): string => `${path.split('/').filter(Boolean).pop() ?? 'export'}.csv`;
 
-/** Why an export stopped before its last row; thrown after the transfer is cut, so the app's error handler logs it. */
+/** Why an export stopped before its last row; the pipeline logs it once the transfer is cut. */
 export class CsvExportError extends Error {
   override readonly name = 'CsvExportError';
   constructor(
@@ -70,11 +65,11 @@ export interface CsvExport {
   status: 200;
   headers: Record<string, string>;
   contentType: string;
-  /** The CSV text, row by row as the pages are read (csv-stringify, with backpressure). */
+  /** The CSV text, row by row as the batches are read. */
   stream: Readable;
   /**
    * Resolves when the last row is in `stream` (or the client left); rejects with a CsvExportError when
-   * a page failed after the first row, when the transfer can only be cut short (the writer does it).
+   * a batch failed after the first row, when the transfer can only be cut short (the writer does it).
    */
   finished: Promise<void>;
 }
@@ -82,11 +77,10 @@ export interface CsvExport {
 /**
  * Runs the list and hands back its CSV as a stream. Problems found before anything is sent are JSON
  * answers: the handler's own (a bad filter is the usual 400) come back as its response, a request that
- * is not a list throws an AppError. The export is one request: the handler authenticates, rate-limits
- * and counts it in its first pass, and the following pages reuse that pass (handler.ts), so a key
- * revoked meanwhile does not stop an export already under way. After the first row a failure can only
- * cut the download short: the writer destroys the connection before the terminating chunk, so no
- * client can take the partial file for a whole one, and logs the CsvExportError (error level, request id).
+ * is not a list throws an AppError, and so does an aggregate whose statement fails on its first batch
+ * (its timeout). The export is one request: the handler authenticates, rate-limits and counts it in
+ * its first pass, and the following pages reuse that pass (handler.ts), so a key revoked meanwhile
+ * does not stop an export already under way.
  */
 export async function exportCsv(request: RestRequest, handle: RestHandler): Promise<RestResponse | CsvExport> {
   if (request.method !== 'GET') throw notAList('CSV export is for GET requests of lists');
@@ -97,83 +91,92 @@ export async function exportCsv(request: RestRequest, handle: RestHandler): Prom
     ...request.query,
     limit: request.query.limit ?? DEFAULT_PAGE_SIZE,
   };
+  // An aggregate is read and checked as for a page, and its statement of every group handed here.
+  let plan: AggregateExport | undefined;
+  exportAggregateOf(request.responseHeaders, (asked) => {
+    plan = asked;
+  });
   const response = await handle(request);
   // Rows are read as objects here (compiled reads hand over JSON text).
   const [body, init] = materialize(response);
   if (init.status !== 200) return response;
   if (!isListBody(body)) throw notAList(`${request.path} is not a list; CSV export is for lists`);
+  // An aggregate's page alone would be a silently short file: its statement must have come here.
+  if (body.query_info && !plan) throw new Error(`CSV export of ${request.path}: the aggregate handed over no statement`);
 
-  const first = body.data[0];
+  // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
+  const gone = (): boolean => request.signal?.aborted === true;
+  const progress = { rows: 0, pages: 1 };
+  const batches = plan ? streamedGroups(plan) : pagesOf(request, handle, body, base, progress, gone);
+  // The first batch is read before anything is sent: its keys are the columns.
+  let first: IteratorResult<Row[]>;
+  try {
+    first = await batches.next();
+  } catch (error) {
+    await batches.return(undefined).catch(() => undefined);
+    throw isDatabaseUnavailable(error) ? databaseUnavailable(error) : error;
+  }
+  const firstRow = first.done ? undefined : first.value[0];
   const csv = stringify({
     header: true,
-    columns: first ? Object.keys(first) : body.query_info ? aggregateColumns(body.query_info) : emptyListColumns(request, handle),
+    columns: firstRow ? Object.keys(firstRow) : body.query_info ? aggregateColumns(body.query_info) : emptyListColumns(request, handle),
     cast: { boolean: (value) => (value ? 'true' : 'false'), object: (value) => JSON.stringify(value) },
   });
+  // Closes an aggregate's cursor (and gives its connection back) however the export ends.
+  const finished = writeRows(request.path, csv, first, batches, progress, gone, request.signal).finally(() =>
+    batches.return(undefined).catch(() => undefined),
+  );
   return {
     status: 200,
     headers: { ...init.headers, 'Content-Disposition': `attachment; filename="${fileName(request.path)}"` },
     contentType: 'text/csv; charset=utf-8',
     stream: csv,
-    finished: writeRows(request, handle, csv, body, base),
+    finished,
   };
 }
 
-/** Writes every page's rows into `csv`, then ends it; stops early, without failing, when the client leaves. */
-async function writeRows(request: RestRequest, handle: RestHandler, csv: Stringifier, body: ListBody, base: Record<string, QueryValue>): Promise<void> {
+/** Writes every batch's rows into `csv`, then ends it; stops early, without failing, when the client leaves. */
+async function writeRows(
+  path: string,
+  csv: Stringifier,
+  first: IteratorResult<Row[]>,
+  batches: AsyncGenerator<Row[]>,
+  progress: { rows: number; pages: number },
+  gone: () => boolean,
+  signal: CancelSignal | undefined,
+): Promise<void> {
   // A stringifier error (none is expected for these rows) must not go unheard: the loop stops on it.
   let csvError: unknown;
   csv.on('error', (error) => {
     csvError = error;
   });
-  // The client left (the socket closed before the end): nothing more to send, nobody to tell, no failure.
-  const gone = (): boolean => request.signal?.aborted === true;
-  let rows = 0;
-  let pages = 1;
   const stopped = (reason: string, details: { status?: number; code?: string; cause?: unknown } = {}): CsvExportError =>
-    new CsvExportError(`CSV export of ${request.path} stopped after ${rows} rows: page ${pages} ${reason}`, rows, pages, details.status, details.code, {
+    new CsvExportError(`CSV export of ${path} stopped after ${progress.rows} rows: page ${progress.pages} ${reason}`, progress.rows, progress.pages, details.status, details.code, {
       cause: details.cause,
     });
-
   try {
-    let page: ListBody = body;
-    for (;;) {
-      for (const row of page.data) {
+    for (let batch = first; !batch.done; batch = await batches.next()) {
+      for (const row of batch.value) {
         if (gone() || csvError) break;
-        rows += 1;
-        if (!csv.write(row)) await drained(csv, request.signal);
+        progress.rows += 1;
+        if (!csv.write(row)) await drained(csv, signal);
       }
       if (csvError) throw stopped(`failed: ${String(csvError)}`, { cause: csvError });
-      const following = nextPage(page, base);
-      if (!following || gone()) break;
-      // The same request object: the handler reuses its first pass (no new authentication or charge).
-      request.query = following;
-      pages += 1;
-      const [next, nextInit] = materialize(await handle(request));
-      // A page cut short because the client left (its statement cancelled) is not the export's failure.
       if (gone()) break;
-      if (nextInit.status !== 200 || !isListBody(next)) {
-        const { code, message } = errorOf(next);
-        throw stopped(`answered ${nextInit.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`, { status: nextInit.status, code });
-      }
-      page = next;
+      // The embedded database answers through promises alone: without a turn of the event loop between
+      // batches, an export would keep timers (the shutdown deadline), signals and other requests waiting.
+      await setImmediate();
     }
   } catch (error) {
     if (!gone()) {
       csv.destroy();
-      throw error instanceof CsvExportError ? error : stopped(`failed: ${String(error)}`, { cause: error });
+      if (error instanceof CsvExportError) throw error;
+      if (error instanceof PageRefused) throw stopped(error.message, { status: error.status, code: error.code });
+      throw stopped(`failed: ${String(error)}`, { cause: error });
     }
   }
   if (gone()) csv.destroy();
   else csv.end();
-}
-
-/** The query of the page after `page`: the list's next cursor, or an aggregate's next offset while groups remain. */
-function nextPage(page: ListBody, base: Record<string, QueryValue>): Record<string, QueryValue> | undefined {
-  if (page.query_info) {
-    const { offset = 0, limit = 0, total = 0 } = page.page;
-    return offset + limit < total && page.data.length ? { ...base, offset: String(offset + limit) } : undefined;
-  }
-  return page.page.next_cursor ? { ...base, cursor: page.page.next_cursor } : undefined;
 }
 
 /** An aggregate without groups: its dimension keys and metric labels. */
@@ -203,15 +206,6 @@ function drained(csv: NodeJS.EventEmitter, signal: CancelSignal | undefined): Pr
     csv.once('error', onError);
     signal?.addEventListener('abort', onDrain);
   });
-}
-
-/** The error envelope's code and message, when a page answered one. */
-function errorOf(body: unknown): { code?: string; message?: string } {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  return {
-    code: typeof error?.code === 'string' ? error.code : undefined,
-    message: typeof error?.message === 'string' ? error.message : undefined,
-  };
 }
 
 /** No row to read the columns from: the record's fields, trimmed by `fields=` as the rows would be. */

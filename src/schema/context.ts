@@ -10,7 +10,7 @@ export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
   readonly prisma: PrismaClient;
   /** The compiled reads' statements (src/compile), on the same connections as Prisma's. */
-  readonly sql: Pick<SqlClient, 'prepared'>;
+  readonly sql: Pick<SqlClient, 'prepared' | 'stream'>;
   /** Aborted when the client leaves before the answer: a compiled read then cancels its statement. */
   readonly signal?: CancelSignal | undefined;
   readonly principal: Principal | null;

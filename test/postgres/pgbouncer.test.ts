@@ -102,6 +102,13 @@ describe('reads through the pooler', () => {
     expect(moved.fallbacks).toEqual({ root_field: 1 });
     const counts = await json(admin, '/api/aggregate/transactions?metric=count,sum:amount_usd&group_by=round_type');
     expect(counts.data.length).toBeGreaterThan(0);
+    // An aggregate's CSV export reads its groups behind a cursor: DECLARE and FETCH in one transaction,
+    // which a transaction-mode pooler keeps on one server connection.
+    const csv = await admin.fetch('/api/aggregate/transactions?metric=count&group_by=round_type&limit=1&format=csv');
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).trim().split('\n');
+    expect(lines[0]).toBe('round_type,count');
+    expect(lines.length - 1).toBe(counts.page.total);
   });
 });
 

@@ -129,6 +129,24 @@ for (const compiled of [true, false]) {
   });
 }
 
+it("reads an aggregate's CSV export (one statement behind a cursor) on the replica, not the primary", async () => {
+  const { app, reader } = await startApp();
+  const before = { primary: await dataScans('primary'), replica: await dataScans('replica') };
+  try {
+    const response = await reader.fetch('/api/aggregate/entities?metric=count&group_by=hq_country&limit=1&format=csv');
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).trim().split('\n');
+    const page = JSON.parse(expected[LIST_PATHS.indexOf('/api/aggregate/entities?metric=count&group_by=hq_country&limit=10')]!) as { page: { total: number } };
+    expect(lines[0]).toBe('hq_country,count');
+    expect(lines.length - 1).toBe(page.page.total);
+  } finally {
+    await app.close();
+  }
+  const after = { primary: await dataScans('primary'), replica: await dataScans('replica') };
+  expect(after.replica).toBeGreaterThan(before.replica);
+  expect(after.primary - before.primary).toBe(0);
+});
+
 it('writes on the primary; management reads go to the primary; /readyz and /metrics show the replica without its password', async () => {
   const { app, reader } = await startApp();
   try {
