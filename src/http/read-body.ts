@@ -26,7 +26,7 @@ export interface BodyReader {
 }
 
 /**
- * `jsonOnly`: whether a request must carry JSON if it carries anything (a POST always does).
+ * `jsonOnly`: whether the request must be JSON (a REST write that carries a body; every POST of GraphQL and MCP).
  * `strict`: only an object or array at the top (GraphQL, MCP); otherwise any JSON value (REST turns a
  * wrong one into a detail of its own). `what` names the API in the refusal of a body that is not JSON.
  */
@@ -43,7 +43,7 @@ export function bodyReader({ strict, what, jsonOnly, refuseNul = false }: BodyOp
   return (exchange) => {
     const carriesBody = hasBody(exchange);
     const json = isJson(exchange.header('content-type'));
-    if (!json && jsonOnly(exchange) && (carriesBody || exchange.method === 'POST')) return Promise.reject(notJsonType(what));
+    if (!json && jsonOnly(exchange)) return Promise.reject(notJsonType(what));
     // A body of another type where none is expected is left unread, as a JSON parser leaves it.
     if (!carriesBody || !json) return Promise.resolve();
     return new Promise((resolve, reject) => {

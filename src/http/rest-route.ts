@@ -9,13 +9,13 @@ import { exportCsv, wantsCsv, type CsvExport } from '../rest/csv-export.ts';
 import type { RestHandler } from '../rest/handler.ts';
 import type { Exchange } from './exchange.ts';
 import type { Route } from './front.ts';
-import { bodyReader } from './read-body.ts';
+import { bodyReader, hasBody } from './read-body.ts';
 import { jsonAnswer, respond, respondStream } from './respond.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export function restRoute(handle: RestHandler): Route {
-  const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) });
+  const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) && hasBody(exchange) });
   const serve = async (exchange: Exchange): Promise<void> => {
     await readBody(exchange);
     // JSON first: `*/*` and browsers' Accept headers get JSON; only an explicit text/csv preference gets CSV.
