@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -331,11 +332,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
-  // pg_trgm backs name search (`name[contains]:air`); PostgreSQL ships it in contrib, PGlite as a bundle.
+  // pg_trgm backs name search (`name[contains]:air`), fuzzystrmatch the search's edit distance
+  // (GET /api/search); PostgreSQL ships them in contrib, PGlite as bundles.
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(options.dataDir ?? 'memory://', {
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, fuzzystrmatch },
       ...(options.startFrom && !options.dataDir ? { loadDataDir: options.startFrom } : {}),
     });
   } catch (error) {

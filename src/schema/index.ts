@@ -25,6 +25,7 @@ import './webhook.ts';
 // After every resource: the aggregates read their read permissions.
 import './aggregate.ts';
 import './changes.ts';
+import './search.ts';
 
 let schema: GraphQLSchema | undefined;
 
