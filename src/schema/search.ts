@@ -7,6 +7,7 @@ import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { OWN_STATEMENT } from '../compile/operation.ts';
 import { readSearchRequest, searchParameters } from '../search/request.ts';
+import { searchDomain } from '../search/domain.ts';
 import { runSearch, SEARCH_KINDS, type SearchHit } from '../search/statement.ts';
 import { builder } from './builder.ts';
 import { declareResource } from './resource.ts';
@@ -77,7 +78,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: searchParameters.shape.limit.description }),
     },
     resolve: async (_root, args, context) => {
-      const query = readSearchRequest(requirePrincipal(context.principal), args, () => null);
+      const query = readSearchRequest(requirePrincipal(context.principal), args, searchDomain);
       return { data: await runSearch(context.sql, query, context.signal), page: { limit: query.limit } };
     },
   }),

@@ -122,6 +122,7 @@ function sourceCtes(source: Source, order: number, schemas: ExtensionSchemas): s
       String(FUZZY_POOL),
     ],
   ];
+  if (of === 'org') tiers.push(['domain', `$3::text IS NOT NULL AND x.website_domain = $3::text`, '$2']);
   const ctes = tiers.map(([tier, where, limit]) => {
     // A query that normalises to nothing (`!!!`) matches no name; the guard is a one-time filter.
     const named = tier === 'domain' ? '' : `${T} <> '' AND `;
@@ -129,8 +130,9 @@ function sourceCtes(source: Source, order: number, schemas: ExtensionSchemas): s
     return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${similarFirst}${prominence} DESC, x.id LIMIT ${limit})`;
   });
   const candidates = tiers.map(([tier]) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
-  const byDomain = 'false';
-  const matched = 'x.name';
+  const byDomain = of === 'org' ? 'x.website_domain = $3::text' : 'false';
+  // The text that matched: the website when the query was its domain.
+  const matched = of === 'org' ? `CASE WHEN ${byDomain} THEN x.website ELSE x.name END` : 'x.name';
   const hits = `${of}_hits AS (
     SELECT ${source.type}::text AS type, ${order} AS source_order, x.id, x.name, ${matched} AS matched,
            round(CASE WHEN ${byDomain} OR x.search_name = ${T} THEN 1 WHEN starts_with(x.search_name, ${T}) THEN 0.9

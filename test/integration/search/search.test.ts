@@ -23,7 +23,7 @@ beforeAll(async () => {
   app = await startTestApp();
   expect((await loadDemoDataIfEmpty(app.db, quiet as never)).loaded).toBe(true);
   auth = await createApiKeyAndToken(app);
-}, 300_000);
+}, 900_000);
 
 afterAll(async () => app?.close());
 
@@ -132,6 +132,27 @@ describe('matching names', () => {
   });
 });
 
+describe('websites', () => {
+  it.each([
+    ['stripe.com', 'Stripe', 'http://stripe.com'],
+    ['https://www.Stripe.com/pricing?utm_source=newsletter#plans', 'Stripe', 'http://stripe.com'],
+    ['STRIPE.COM.', 'Stripe', 'http://stripe.com'],
+    ['stripe.com:443', 'Stripe', 'http://stripe.com'],
+    ['jane.doe@dropbox.com', 'Dropbox', 'http://www.dropbox.com'],
+    ['mailto:press@airbnb.com', 'Airbnb', 'http://airbnb.com'],
+    ['www.reddit.com/r/startups', 'Reddit', 'http://reddit.com'],
+  ])('%s finds %s by its website', async (q, name, website) => {
+    const [first] = await hits(q);
+    expect(first).toEqual({ type: 'entity', id: await idOf(name), name, matched: website, score: 1 });
+  });
+
+  it('finds nothing by a domain no entity has, and looks domains up among entities only', async () => {
+    const unknown = await hits('no-such-company-here.io');
+    expect(unknown.filter((hit) => hit.score === 1)).toEqual([]);
+    expect((await hits('stripe.com', '&types=founder')).map((hit) => hit.type)).not.toContain('entity');
+  });
+});
+
 describe('GraphQL', () => {
   it('answers search(q, types, limit) as REST does', async () => {
     const rest = await search('q=stipe&types=entity,founder&limit=5');
@@ -190,6 +211,15 @@ describe('limits and errors', () => {
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.error.code).toBe('VALIDATION_ERROR');
     expect(body.error.details.map((detail: { path: string }) => detail.path)).toContain(path);
+  });
+
+  it('is described in the OpenAPI document: q required, limit 1..50, the permission per kind', async () => {
+    const document = (await (await app.fetch('/openapi.json')).json()) as any;
+    const operation = document.paths['/api/search'].get;
+    const parameter = (name: string) => operation.parameters.find((candidate: { name: string }) => candidate.name === name);
+    expect(parameter('q')).toMatchObject({ in: 'query', required: true, schema: { minLength: 1, maxLength: 200 } });
+    expect(parameter('limit').schema).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+    expect(parameter('types').required).toBe(false);
   });
 
   it('accepts a q of exactly 200 characters', async () => {
