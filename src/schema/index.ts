@@ -26,6 +26,7 @@ import './webhook.ts';
 import './aggregate.ts';
 import './changes.ts';
 import './search.ts';
+import './match.ts';
 
 let schema: GraphQLSchema | undefined;
 
