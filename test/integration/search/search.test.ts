@@ -178,7 +178,8 @@ describe('permissions', () => {
     expect(refused.body.error.message).toContain('read:founders');
     const foundersOnly = await createApiKeyAndToken(app, { permissions: ['read:founders'] });
     const people = await search('q=brian%20chesky', foundersOnly);
-    expect(people.body.data.map((hit: Hit) => hit.type)).toEqual(['founder']);
+    expect(people.body.data[0]).toMatchObject({ type: 'founder', name: 'Brian Chesky', score: 1 });
+    expect(new Set(people.body.data.map((hit: Hit) => hit.type))).toEqual(new Set(['founder']));
     const none = await createApiKeyAndToken(app, { permissions: ['read:news'] });
     expect((await search('q=stripe', none)).status).toBe(403);
   });
