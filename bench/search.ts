@@ -23,11 +23,15 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 async function prepare(db: Database): Promise<void> {
   await migrate(db.sql);
   const [row] = await db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM entities');
-  if (Number(row!.n) === ENTITIES) return;
-  const started = Date.now();
-  console.log(`Seeding ${ENTITIES} entities...`);
-  await seedDatabase(db, { entities: ENTITIES, replace: true });
-  console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (Number(row!.n) !== ENTITIES) {
+    const started = Date.now();
+    console.log(`Seeding ${ENTITIES} entities...`);
+    await seedDatabase(db, { entities: ENTITIES, replace: true });
+    console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  // What autovacuum does to a table after a bulk load: the visibility map lets the name index answer
+  // a prefix without reading the table.
+  await db.sql.exec('VACUUM ANALYZE entities; VACUUM ANALYZE founders');
 }
 
 /** Two inner letters swapped: `Brightlabs` → `Brigthlabs`. */

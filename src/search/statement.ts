@@ -8,7 +8,7 @@
  * - prefix: the name starts with the query (a btree range), score 0.9;
  * - fuzzy: trigram similarity of the whole name or of its words (GIN), score 0.8 × similarity; only
  *   scanned when the prefix tier came back short of `limit`, since none of it could rank higher.
- * Within a tier the most prominent come first; the kinds' hits are merged by score, then prominence.
+ * Within a tier the most funded come first (founders: by id); the hits are merged by score, then prominence.
  */
 import type { CancelSignal, SqlClient } from '../db/client.ts';
 
@@ -45,6 +45,11 @@ interface Source {
   type: string;
   /** Larger is more prominent: money raised and invested (USD). */
   prominence: string;
+  /**
+   * How a tier cuts its candidates at `limit`: a stored column, since a tier may match tens of
+   * thousands of rows at scale (`brigh`), and a look-up per row would cost more than the search.
+   */
+  cut: string;
   /** The next tie-breaker: rounds raised and portfolio companies, or companies founded. */
   count: string;
 }
@@ -60,13 +65,18 @@ function sources(kinds: readonly SearchKind[]): Source[] {
   const entities = kinds.includes('entity');
   const investors = kinds.includes('investor');
   if (entities || investors) {
+    // The investor profile by correlated look-ups, not a join: the planner hashes all of investors for a join.
+    const profile = (column: string) => `(SELECT i.${column} FROM investors i WHERE i.id = x.id)`;
+    const invests = 'EXISTS (SELECT 1 FROM investors i WHERE i.id = x.id)';
     found.push({
       name: 'org',
-      from: 'entities x LEFT JOIN investors i ON i.id = x.id',
-      live: `x.deleted_at IS NULL${entities ? '' : ' AND i.id IS NOT NULL'}`,
-      type: !investors ? `'entity'` : !entities ? `'investor'` : `CASE WHEN x.type = 'investor' AND i.id IS NOT NULL THEN 'investor' ELSE 'entity' END`,
-      prominence: '(x.total_funding_usd + coalesce(i.total_invested_usd, 0))',
-      count: '(coalesce(i.portfolio_count, 0) + (SELECT count(*) FROM funding_rounds r WHERE r.entity_id = x.id))',
+      from: 'entities x',
+      live: `x.deleted_at IS NULL${entities ? '' : ` AND ${invests}`}`,
+      type: !investors ? `'entity'` : !entities ? `'investor'` : `CASE WHEN x.type = 'investor' AND ${invests} THEN 'investor' ELSE 'entity' END`,
+      prominence: `(x.total_funding_usd + coalesce(${profile('total_invested_usd')}, 0))`,
+      // `+ 0`: no index sorts by it, so the planner never walks the funding index filtering by name.
+      cut: 'x.total_funding_usd + 0 DESC',
+      count: `(coalesce(${profile('portfolio_count')}, 0) + (SELECT count(*) FROM funding_rounds r WHERE r.entity_id = x.id))`,
     });
   }
   if (kinds.includes('founder')) {
@@ -76,6 +86,7 @@ function sources(kinds: readonly SearchKind[]): Source[] {
       live: 'true',
       type: `'founder'`,
       prominence: `(SELECT coalesce(sum(c.total_funding_usd), 0) FROM ${COMPANIES_OF_FOUNDER})`,
+      cut: 'x.id + 0',
       count: `(SELECT count(*) FROM ${COMPANIES_OF_FOUNDER})`,
     });
   }
@@ -126,8 +137,10 @@ function sourceCtes(source: Source, order: number, schemas: ExtensionSchemas): s
   const ctes = tiers.map(([tier, where, limit]) => {
     // A query that normalises to nothing (`!!!`) matches no name; the guard is a one-time filter.
     const named = tier === 'domain' ? '' : `${T} <> '' AND `;
-    const similarFirst = tier === 'fuzzy' ? `${schemas.trgm}.similarity(x.search_name, ${T}) DESC, ` : '';
-    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${similarFirst}${prominence} DESC, x.id LIMIT ${limit})`;
+    // The fuzzy pool is picked by similarity alone: a prominence per trigram candidate (thousands at
+    // scale) would cost more than the pool's scoring, and the estimate alone would wake the JIT.
+    const order = tier === 'fuzzy' ? `${schemas.trgm}.similarity(x.search_name, ${T}) DESC` : source.cut;
+    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${order}, x.id LIMIT ${limit})`;
   });
   const candidates = tiers.map(([tier]) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
   const byDomain = of === 'org' ? 'x.website_domain = $3::text' : 'false';
@@ -153,7 +166,7 @@ export function searchStatement(kinds: readonly SearchKind[], schemas: Extension
   const ctes = searched.flatMap((source, order) => sourceCtes(source, order, quoted));
   const hits = searched.map((source) => `SELECT * FROM ${source.name}_hits`).join(' UNION ALL ');
   // $3 is named here too, so every text takes the same three parameters.
-  return `WITH q AS (SELECT search_text($1::text) AS t, $3::text AS domain),
+  return `WITH q AS (SELECT search_query($1::text) AS t, $3::text AS domain),
     ${ctes.join(',\n')}
     SELECT type, id, name, matched, score::float8 AS score FROM (${hits}) h
      ORDER BY round(score, 1) DESC, prominence DESC, count DESC, score DESC, source_order, type, id LIMIT $2`;

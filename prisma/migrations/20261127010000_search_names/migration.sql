@@ -21,6 +21,14 @@ RETURN btrim(regexp_replace(regexp_replace(regexp_replace(
   '[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u3040-\ud7ff\uf900-\ufaff]+', ' ', 'g'),
   '( (inc|incorporated|corp|corporation|co|company|ltd|limited|llc|llp|lp|plc|gmbh|ag|kg|ug|sa|sas|sarl|srl|spa|bv|nv|ab|oy|aps|pty|pte|kk))+ ?$', '', 'g'));
 
+-- The search normalises its query with this twin of search_text(), marked PARALLEL UNSAFE: a
+-- statement that calls it never plans parallel workers. A search reads a few index entries per tier,
+-- and workers cost more to start than they save; worse, a parallel plan starts them for the
+-- typo-tolerant tier even when it is gated off.
+CREATE FUNCTION "search_query"(value text) RETURNS text
+  LANGUAGE sql STABLE PARALLEL UNSAFE STRICT
+RETURN search_text(value);
+
 ALTER TABLE "entities" ADD COLUMN "search_name" text NOT NULL GENERATED ALWAYS AS (search_text("name")) STORED;
 ALTER TABLE "founders" ADD COLUMN "search_name" text NOT NULL GENERATED ALWAYS AS (search_text("name")) STORED;
 
