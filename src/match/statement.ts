@@ -2,7 +2,8 @@
  * One statement per batch finds every record's candidates: entities with the record's normalised
  * domain, with its external id, with its normalised name (the `search_name` column, written by the
  * database's search_text(), which normalises the record's name in the same statement), and, only
- * for names with no exact hit, the closest names by trigram similarity (pg_trgm's GIN index).
+ * for names with no exact hit, the closest names by trigram similarity (pg_trgm's GIN index, through
+ * match_fuzzy_candidates(), which keeps the planner on that index).
  * Each candidate row carries what scoring compares (src/match/score.ts).
  */
 import type { CancelSignal, SqlClient } from '../db/client.ts';
@@ -42,14 +43,15 @@ function matchStatement(trgm: string, fuzzy: string): string {
        WHERE r.src IS NOT NULL AND x.source = r.src AND x.external_id = r.xid AND ${live} ORDER BY x.entity_id LIMIT ${PER_WAY}) c
     UNION
     SELECT r.idx, c.id FROM r CROSS JOIN LATERAL (
-      SELECT e.id FROM entities e WHERE r.key IS NOT NULL AND e.search_name = r.key AND ${live}
+      SELECT e.id FROM entities e WHERE r.key IS NOT NULL AND (e.search_name COLLATE "C") = r.key AND ${live}
        ORDER BY e.total_funding_usd DESC, e.id LIMIT ${PER_WAY}) c
     UNION
+    -- Similar names only for a name with no exact hit (a function of the match_fuzzy_names migration).
+    -- The condition names only r, so it gates the function scan (a one-time filter per record).
     SELECT r.idx, c.id FROM r CROSS JOIN LATERAL (
-      SELECT e.id FROM entities e
-       WHERE r.key IS NOT NULL AND e.search_name OPERATOR(${trgm}.%) r.key AND ${live}
-         AND NOT EXISTS (SELECT 1 FROM entities s WHERE s.search_name = r.key AND s.deleted_at IS NULL)
-       ORDER BY ${trgm}.similarity(e.search_name, r.key) DESC, e.id LIMIT ${PER_WAY}) c
+      SELECT m.id FROM match_fuzzy_candidates(r.key, ${PER_WAY}) m
+       WHERE r.key IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM entities s WHERE (s.search_name COLLATE "C") = r.key AND s.deleted_at IS NULL)) c
   )
   SELECT f.idx, e.id, e.name, e.website, e.website_domain, e.hq_country, e.hq_city, e.launch_year,
          coalesce(e.search_name = r.key, false) AS same_name,
