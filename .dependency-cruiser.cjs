@@ -15,12 +15,14 @@ const LAYERS = [
   // Imports every resource file in order, so it sits above the operations whose fields it registers.
   { name: 'api-schema', path: ['src/api-schema\\.ts'] },
   // An operation's GraphQL fields live beside it (`*-schema.ts`), on the builder from src/schema/.
-  { name: 'operations', path: ['src/compile/', 'src/aggregate/', 'src/changes/', 'src/management/', 'src/usage/', 'src/data/'] },
+  { name: 'operations', path: ['src/compile/', 'src/aggregate/', 'src/changes/', 'src/management/', 'src/usage/', 'src/data/', 'src/search/', 'src/match/'] },
   { name: 'schema', path: ['src/schema/'] },
   { name: 'auth', path: ['src/auth/'] },
   { name: 'db', path: ['src/db/'] },
   { name: 'values', path: ['src/values/', 'src/sql/'] },
   { name: 'filter', path: ['src/filter/'] },
+  // How a website or an external id is written the one way every layer compares it (filters, import, search, match).
+  { name: 'identifiers', path: ['src/identifiers/'] },
   { name: 'support', path: ['src/errors\\.ts', 'src/config\\.ts', 'src/logger\\.ts', 'src/package-root\\.ts', 'src/tally\\.ts', 'src/header-bag\\.ts', 'src/maybe-promise\\.ts'] },
 ];
 

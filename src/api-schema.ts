@@ -31,6 +31,8 @@ import './management/webhook-schema.ts';
 import './aggregate/aggregate-schema.ts';
 import './changes/changes-schema.ts';
 import './compile/similar-schema.ts';
+import './search/search-schema.ts';
+import './match/match-schema.ts';
 
 let schema: GraphQLSchema | undefined;
 

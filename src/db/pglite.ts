@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { listenPglite } from '../sql/listen.ts';
@@ -15,11 +16,12 @@ import type { CancelSignal, Database, DatabaseOptions, SqlClient } from './types
 export async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
-  // pg_trgm backs name search (`name[contains]:air`); PostgreSQL ships it in contrib, PGlite as a bundle.
+  // pg_trgm backs name search (`name[contains]:air`), fuzzystrmatch the search's edit distance
+  // (GET /api/search); PostgreSQL ships them in contrib, PGlite as bundles.
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(options.dataDir ?? 'memory://', {
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, fuzzystrmatch },
       ...(options.startFrom && !options.dataDir ? { loadDataDir: options.startFrom } : {}),
     });
   } catch (error) {

@@ -88,8 +88,10 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   // connection): the role's own settings (ALTER ROLE ... SET) provide them there.
   const pooled = options.directUrl !== undefined;
   // A statement whose client connection is gone (this process stopped at its shutdown deadline, or
-  // died) is cancelled by PostgreSQL within a second instead of running on (PostgreSQL 14+).
-  const startup = [`-c client_connection_check_interval=${CONNECTION_CHECK_INTERVAL_MS}`, ...(schema ? [`-c search_path=${quoteIdentifier(schema)}`] : [])].join(' ');
+  // died) is cancelled by PostgreSQL within a second instead of running on (PostgreSQL 14+). No JIT:
+  // the service's statements read few rows, and a plan whose estimate passes jit_above_cost (a search
+  // over unknown text at 1M rows) would spend a second compiling what runs in milliseconds.
+  const startup = [`-c client_connection_check_interval=${CONNECTION_CHECK_INTERVAL_MS}`, '-c jit=off', ...(schema ? [`-c search_path=${quoteIdentifier(schema)}`] : [])].join(' ');
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,

@@ -12,6 +12,7 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   Tag: 'tags',
   Entity: 'entities',
   EntityTag: 'entity_tags',
+  EntityExternalId: 'entity_external_ids',
   Founder: 'founders',
   FounderTag: 'founder_tags',
   FounderCompany: 'founder_companies',

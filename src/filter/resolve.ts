@@ -154,9 +154,9 @@ function resolveValues(condition: FilterCondition, field: FieldSpec, op: Operato
   }
   return values.map((scalar) => {
     if (!scalar.quoted && scalar.text === 'null') return resolveNull(condition, field, op, scalar, subject);
-    const result = parseValue(field.kind, scalar.text);
+    const result = field.readValue ? field.readValue(scalar.text) : parseValue(field.kind, scalar.text);
     if (!result.ok) {
-      const why = result.outOfRange === undefined ? '' : `, out of range: ${result.outOfRange}`;
+      const why = 'outOfRange' in result && result.outOfRange !== undefined ? `, out of range: ${result.outOfRange}` : '';
       throw invalidValue(condition, scalar, `expected ${result.expected} but found ${quote(scalar.text)}${why}`, subject);
     }
     return result.value;

@@ -44,6 +44,9 @@ function conditionWhere({ field, op, values }: ResolvedCondition): WhereFragment
     case 'id_list':
       // Id lists are int-kinded and never nullable, so resolve left only numbers.
       return idListWhere(field, op, values as readonly number[]);
+    case 'lookup':
+      // Lookups take eq and in_any only, and read their values as text.
+      return field.match(values as readonly string[]);
   }
 }
 

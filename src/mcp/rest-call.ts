@@ -15,7 +15,8 @@ export interface RestAnswer {
   body: unknown;
 }
 
-export type RestGet = (path: string, query?: Record<string, QueryValue | number | boolean>) => Promise<RestAnswer>;
+/** A GET; with a `body`, a POST of that JSON body (only to routes that read, such as /api/match). */
+export type RestGet = (path: string, query?: Record<string, QueryValue | number | boolean>, body?: unknown) => Promise<RestAnswer>;
 
 export interface ErrorEnvelope {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
@@ -23,12 +24,12 @@ export interface ErrorEnvelope {
 
 /** `onStatus` is told each answer's status (usage counts a failed tool call as an error). */
 export function restGet(handle: RestHandler, first: RestRequest, onStatus: (status: number) => void): RestGet {
-  return async (path, query = {}) => {
+  return async (path, query = {}, sent = undefined) => {
     const request: RestRequest = {
-      method: 'GET',
+      method: sent === undefined ? 'GET' : 'POST',
       path,
       query: queryText(query),
-      body: undefined,
+      body: sent,
       requestId: first.requestId,
       header: (name) => first.header(name),
       responseHeaders: new HeaderBag(),

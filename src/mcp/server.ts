@@ -12,12 +12,15 @@ import type { Tool } from './tool.ts';
 import { aggregate } from './tools/aggregate.ts';
 import { ecosystemEntities, listEcosystems } from './tools/ecosystems.ts';
 import { describeFilters, lookupValues, validateFilter } from './tools/filters.ts';
+import { search } from './tools/find-by-name.ts';
+import { matchCompanies } from './tools/match-companies.ts';
 import { getRecord } from './tools/records.ts';
 import { searchTools } from './tools/search.ts';
 import { similarCompanies } from './tools/similar.ts';
 
 const INSTRUCTIONS =
   'Venture data: companies (entities), founders, investors, funding rounds (transactions), valuations and news. ' +
+  'To find a record by name or website: search (one search box across companies, investors and founders); to match a list of company records: match_companies. ' +
   'To answer a question: describe_filters shows the fields of a resource; lookup_values turns a place name into the id filters take; ' +
   'validate_filter checks a filter; search_* list records a page at a time (pass next_cursor back as cursor); get_record reads one; similar_companies finds companies like one, with reasons; ' +
   'aggregate counts and sums by dimensions. Every answer is limited to what the access token may read.';
@@ -25,6 +28,8 @@ const INSTRUCTIONS =
 export function createTools(handle: RestHandler): readonly Tool[] {
   return [
     ...searchTools(handle),
+    search,
+    matchCompanies,
     getRecord,
     similarCompanies,
     describeFilters,

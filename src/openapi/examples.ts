@@ -24,6 +24,8 @@ export const RECORD_EXAMPLES: Readonly<Record<string, JsonValue>> = {
     tagline: 'Banking as a service',
     image: 'https://images.example.org/solaris.png',
     platform_url: 'https://platform.example.org/entities/solaris',
+    website: 'https://www.solarisgroup.com',
+    external_ids: [{ source: 'crunchbase', id: 'solaris-bank' }],
     launch_year: 2016,
     hq_country: 'Germany',
     hq_city: 'Berlin',

@@ -37,8 +37,14 @@ export function routeInputs(
   const others = variables.filter((variable) => !pathNames.includes(variable.name));
   const fields = recordFields.length ? [fieldsParameter(recordFields)] : [];
   if (BODY_METHODS.has(route.method)) return { parameters: [...parameters, ...fields], body: routeBody(route, others) };
-  const declared = route.querySchema ? bodySchema(route.querySchema).properties : undefined;
-  const query = others.map((variable) => feedParameter(route, queryParameter(variable, facts, declared?.[QUERY_NAMES[variable.name] ?? variable.name], route.aggregates)));
+  const declaredQuery = route.querySchema ? bodySchema(route.querySchema) : undefined;
+  const declared = declaredQuery?.properties;
+  const query = others.map((variable) => {
+    const name = QUERY_NAMES[variable.name] ?? variable.name;
+    // Required by the querySchema though not by the operation (`q` of a search: the resolver says so, after the permission check).
+    const required = variable.required || (declaredQuery?.required?.includes(name) ?? false);
+    return feedParameter(route, queryParameter({ ...variable, required }, facts, declared?.[name], route.aggregates));
+  });
   return { parameters: [...parameters, ...query, ...fields], body: undefined };
 }
 

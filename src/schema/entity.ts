@@ -43,6 +43,16 @@ export const ENTITIES = declareResource({
   ],
 });
 
+/** An entity's id in another system (CrunchBase permalink, LinkedIn, Wikidata, LEI...): src/identifiers/external-ids.ts. */
+export const ExternalId = builder.prismaObject('EntityExternalId', {
+  name: 'ExternalId',
+  select: { source: true, external_id: true },
+  fields: (t) => ({
+    source: t.string(column('source')),
+    id: t.string(column('external_id')),
+  }),
+});
+
 export const Entity = builder.prismaObject('Entity', {
   extensions: ENTITIES.owns(['id', 'name']),
   // Only the queried fields are read: each exposed field adds its column to the selection.
@@ -62,6 +72,12 @@ export const Entity = builder.prismaObject('Entity', {
     tagline: t.string(column('tagline')),
     image: t.string(column('image')),
     platform_url: t.string(column('platform_url')),
+    website: t.string({ description: 'The website as given ("" when unknown); filters compare its normalised domain.', ...column('website') }),
+    external_ids: t.field({
+      type: [ExternalId],
+      description: 'Ids of the entity in other systems, ordered by source then id.',
+      ...follow([['external_ids', { orderBy: [{ source: 'asc' }, { external_id: 'asc' }] }]]),
+    }),
     launch_year: t.int({ nullable: true, ...column('launch_year') }),
     hq_country: t.string(column('hq_country')),
     hq_city: t.string(column('hq_city')),

@@ -52,6 +52,9 @@ export async function importDirectory(
     if (failure === undefined) throw error;
   }
   if (failure !== undefined) throw failure;
+  // A bulk load leaves the planner without statistics (PGlite has no autovacuum): lookups by name,
+  // domain or external id (matching, search) would scan instead of probing their indexes.
+  if (counts.entities >= 1000) await db.sql.exec('ANALYZE entities, entity_external_ids');
   return counts;
 }
 

@@ -3,6 +3,8 @@
  * a YC company name, ...), given sequential ids in the order sources add them, so the same sources always
  * produce the same ids, uuids and files.
  */
+import { domainOf } from '../../identifiers/domain.ts';
+import type { ExternalId } from '../../identifiers/external-ids.ts';
 import { uuidV5, slugify } from '../ids.ts';
 import type { EntityType, TagType } from '../vocabulary.ts';
 
@@ -21,13 +23,21 @@ export interface EntityDraft {
   tagline: string;
   image: string;
   platform_url: string;
+  website: string;
+  external_ids: ExternalId[];
   launch_year: number | null;
   hq_country: string;
   hq_city: string;
   tags: TagDraft[];
 }
 
-export type EntityFields = Partial<Omit<EntityDraft, 'id' | 'uuid' | 'slug' | 'tags'>> & { name: string };
+export type EntityFields = Partial<Omit<EntityDraft, 'id' | 'uuid' | 'slug' | 'tags' | 'external_ids'>> & { name: string };
+
+/** A source's website cell as the record keeps it: as written when it names a domain, else nothing. */
+export function cleanWebsite(value: string | undefined): string {
+  const text = (value ?? '').trim();
+  return domainOf(text) ? text : '';
+}
 
 export interface TransactionDraft {
   id: number;
@@ -117,12 +127,16 @@ export class Dataset {
       tagline: '',
       image: '',
       platform_url: '',
+      website: '',
       launch_year: null,
       hq_country: '',
       hq_city: '',
       ...fields,
+      external_ids: [],
       tags: [],
     };
+    // An entity found under its CrunchBase permalink carries it as an external id.
+    if (key.startsWith('crunchbase:')) this.addExternalId(draft, 'crunchbase', key.slice('crunchbase:'.length));
     addTags(draft, tags);
     this.entities.push(draft);
     this.entityByKey.set(key, draft);
@@ -136,6 +150,13 @@ export class Dataset {
     fillBlanks(entity, fields);
     addTags(entity, tags);
     return entity;
+  }
+
+  /** Adds an id of the entity in another system, once. */
+  addExternalId(entity: EntityDraft, source: string, id: string): void {
+    if (!id || entity.external_ids.some((known) => known.source === source && known.id === id)) return;
+    entity.external_ids.push({ source, id });
+    entity.external_ids.sort((a, b) => (a.source === b.source ? (a.id < b.id ? -1 : 1) : a.source < b.source ? -1 : 1));
   }
 
   /** Registers `key` as another name for an entity found by other means (a name match). */

@@ -20,7 +20,7 @@ import {
   type CsvRow,
 } from './clean.ts';
 import { platformUrl } from './crunchbase.ts';
-import type { Dataset, EntityDraft } from './dataset.ts';
+import { cleanWebsite, type Dataset, type EntityDraft } from './dataset.ts';
 
 /** The acquirers' names in this file → their CrunchBase permalinks, where the name alone does not match. */
 const ACQUIRER_SLUGS: Record<string, string> = {
@@ -43,6 +43,7 @@ function addAcquiredCompany(dataset: Dataset, row: CsvRow): EntityDraft {
   const fields = {
     name,
     platform_url: slug ? platformUrl(slug) : '',
+    website: cleanWebsite(row.Homepage),
     tagline: clean(row.Tagline),
     image: clean(row.Image),
     launch_year: parseYear(row['Year Founded']),

@@ -10,7 +10,7 @@ import { canonicalCountryName } from '../countries.ts';
 import { slugify } from '../ids.ts';
 import { clean, cleanName, parseAmount, parseYear, readCsv, splitList, type CsvRow } from './clean.ts';
 import { platformUrl } from './crunchbase.ts';
-import type { Dataset, EntityDraft } from './dataset.ts';
+import { cleanWebsite, type Dataset, type EntityDraft } from './dataset.ts';
 
 const PROGRAM = 'Y Combinator';
 /** Batches start in January (Winter) and June (Summer). */
@@ -30,6 +30,7 @@ function addStartup(dataset: Dataset, row: CsvRow): EntityDraft {
     tagline: clean(row.Description),
     image: clean(row.Logo),
     platform_url: slug ? platformUrl(slug) : profile,
+    website: cleanWebsite(row.Website),
     launch_year: parseYear(row['Year Founded']),
     hq_country: canonicalCountryName(clean(row['Headquarters (Country)'])) ?? '',
     hq_city: clean(row['Headquarters (City)']),
@@ -41,6 +42,7 @@ function addStartup(dataset: Dataset, row: CsvRow): EntityDraft {
   const entity = known
     ? dataset.fill(known, fields, tags)
     : dataset.upsertEntity(slug ? `crunchbase:${slug}` : `yc:${slugify(name)}`, slug, fields, tags);
+  if (slug) dataset.addExternalId(entity, 'crunchbase', slug);
   dataset.alias(`yc:${name.toLowerCase()}`, entity);
   return entity;
 }

@@ -2,6 +2,7 @@
 import { insertRows, type SqlTx } from '../sql/unnest.ts';
 import {
   ENTITY_COLUMNS,
+  EXTERNAL_ID_COLUMNS,
   FOUNDER_COLUMNS,
   FOUNDER_COMPANY_COLUMNS,
   NEWS_COLUMNS,
@@ -11,6 +12,7 @@ import {
   VALUATION_COLUMNS,
   type EducationRow,
   type EntityRow,
+  type ExternalIdRow,
   type FounderCompanyRow,
   type FounderRow,
   type NewsEntityRow,
@@ -24,6 +26,7 @@ import {
 export class SeedBatch {
   readonly entities: EntityRow[] = [];
   readonly entityTags: PairRow[] = [];
+  readonly externalIds: ExternalIdRow[] = [];
   readonly investorIds: number[] = [];
   readonly founders: FounderRow[] = [];
   readonly founderCompanies: FounderCompanyRow[] = [];
@@ -61,6 +64,7 @@ async function insertEducation(tx: SqlTx, rows: EducationRow[]): Promise<void> {
 export async function writeSeedBatch(tx: SqlTx, batch: SeedBatch): Promise<void> {
   await insertRows(tx, 'entities', ENTITY_COLUMNS, batch.entities);
   await insertPairs(tx, 'entity_tags', 'entity_id', 'tag_id', batch.entityTags);
+  await insertRows(tx, 'entity_external_ids', EXTERNAL_ID_COLUMNS, batch.externalIds);
   if (batch.investorIds.length > 0) {
     await tx.query('INSERT INTO investors (id) SELECT unnest($1::int[])', [batch.investorIds]);
   }

@@ -1,6 +1,6 @@
 /** Fills a SeedBatch for a range of entity ids: reference entities in phase 1, companies in phase 2. */
 import { SeedBatch } from './batch.ts';
-import { generateEntity, generateEntityTags } from './generate-entity.ts';
+import { generateEntity, generateEntityTags, generateExternalIds } from './generate-entity.ts';
 import { generateFounders, generateNews, type GenerationContext } from './generate-people.ts';
 import { generateRounds } from './generate-rounds.ts';
 import type { Prng } from './prng.ts';
@@ -17,6 +17,7 @@ export function generateReferenceBatch(rng: Prng, universe: Universe, from: numb
     const draft = generateEntity(rng, universe.seed, id, kind);
     batch.entities.push(draft.row);
     batch.entityTags.push(...generateEntityTags(rng, id, draft.industryIndex));
+    batch.externalIds.push(...generateExternalIds(id, draft.row.slug));
     if (kind === 'investor') batch.investorIds.push(id);
   }
   return batch;
@@ -45,6 +46,7 @@ export function generateCompanyBatch(
     if (rng.chance(0.01)) company.row.deleted_at = new Date(Date.parse(company.row.updated_at) + 30 * DAY_MS).toISOString();
     batch.entities.push(company.row);
     batch.entityTags.push(...generateEntityTags(rng, id, company.industryIndex));
+    batch.externalIds.push(...generateExternalIds(id, company.row.slug));
     batch.rounds.push(...funding.rounds);
     batch.roundInvestors.push(...funding.roundInvestors);
     batch.valuations.push(...funding.valuations);

@@ -1,4 +1,5 @@
 /** Entity rows: companies, investors and universities, placed in a real city with its coordinates. */
+import { domainOf } from '../../identifiers/domain.ts';
 import { slugify, uuidV5 } from '../ids.ts';
 import type { Prng } from './prng.ts';
 import {
@@ -13,7 +14,7 @@ import {
   TAG_ID,
   TECHNOLOGIES,
 } from './reference-data.ts';
-import type { EntityRow, PairRow } from './rows.ts';
+import type { EntityRow, ExternalIdRow, PairRow } from './rows.ts';
 import { PLACE_WEIGHTS, PLACES, type PlacedCity, type SeedKind } from './universe.ts';
 
 /** Records are "created" one every few minutes from 2023 on, in id order. */
@@ -75,6 +76,7 @@ export function generateEntity(rng: Prng, seed: number, id: number, kind: SeedKi
     tagline: kind === 'company' ? tagline(rng, industry) : '',
     image: `https://images.example.com/entities/${id}.png`,
     platform_url: `https://platform.example.com/${kind === 'investor' ? 'investors' : 'companies'}/${slug}`,
+    ...websiteOf(id, slug),
     launch_year: launchYear,
     hq_country: place.country.name,
     hq_city: place.city.name,
@@ -89,6 +91,25 @@ export function generateEntity(rng: Prng, seed: number, id: number, kind: SeedKi
     deleted_at: null,
   };
   return { row, place, industryIndex, industry };
+}
+
+/**
+ * Nine entities in ten have a website, unique by its id (`https://www.nova-labs-12.com`, some without
+ * `www.` or with a path, as sources write them). Derived from the id, not the random stream, so adding
+ * identifiers left every other seeded value as it was.
+ */
+function websiteOf(id: number, slug: string): Pick<EntityRow, 'website' | 'website_domain'> {
+  if (id % 10 === 0) return { website: '', website_domain: '' };
+  const website = id % 3 === 0 ? `https://${slug}.com/about` : `https://www.${slug}.com`;
+  return { website, website_domain: domainOf(website) };
+}
+
+/** Every second entity has a CrunchBase permalink, every fifth a Wikidata id (both unique by id). */
+export function generateExternalIds(entityId: number, slug: string): ExternalIdRow[] {
+  const rows: ExternalIdRow[] = [];
+  if (entityId % 2 === 0) rows.push({ entity_id: entityId, source: 'crunchbase', external_id: slug });
+  if (entityId % 5 === 0) rows.push({ entity_id: entityId, source: 'wikidata', external_id: `Q${100_000 + entityId}` });
+  return rows;
 }
 
 function tagline(rng: Prng, industry: string): string {

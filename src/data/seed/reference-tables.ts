@@ -12,7 +12,7 @@ export class SeedRefusedError extends Error {
 const REFERENCE_TABLES = [
   'news_entities', 'news_articles', 'valuations', 'round_investors', 'funding_rounds', 'investors',
   'founder_backgrounds', 'founder_tags', 'founder_education', 'founder_companies', 'founders', 'backgrounds',
-  'entity_tags', 'landscape_entities', 'entities', 'tags', 'location_spellings', 'locations',
+  'entity_external_ids', 'entity_tags', 'landscape_entities', 'entities', 'tags', 'location_spellings', 'locations',
 ];
 
 /**

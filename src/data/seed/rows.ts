@@ -25,6 +25,8 @@ export interface EntityRow {
   tagline: string;
   image: string;
   platform_url: string;
+  website: string;
+  website_domain: string;
   launch_year: number | null;
   hq_country: string;
   hq_city: string;
@@ -86,6 +88,12 @@ export interface NewsEntityRow {
   sector: string;
 }
 
+export interface ExternalIdRow {
+  entity_id: number;
+  source: string;
+  external_id: string;
+}
+
 export interface PairRow {
   a: number;
   b: number;
@@ -103,7 +111,7 @@ function columns<Row>(spec: Record<keyof Row & string, string>): Columns<Row> {
 
 export const ENTITY_COLUMNS = columns<EntityRow>({
   id: int, uuid: 'uuid', slug: text, type: text, is_company: bool, is_investor: bool, is_university: bool,
-  name: text, tagline: text, image: text, platform_url: text, launch_year: int, hq_country: text, hq_city: text,
+  name: text, tagline: text, image: text, platform_url: text, website: text, website_domain: text, launch_year: int, hq_country: text, hq_city: text,
   country_location_id: int, city_location_id: int, lat: 'float8', lon: 'float8', total_funding_usd: 'bigint',
   is_unicorn: bool, created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
 });
@@ -122,3 +130,5 @@ export const NEWS_COLUMNS = columns<NewsRow>({
 export const NEWS_ENTITY_COLUMNS = columns<NewsEntityRow>({
   news_id: int, entity_id: int, mention_role: text, is_primary: bool, sector: text,
 });
+
+export const EXTERNAL_ID_COLUMNS = columns<ExternalIdRow>({ entity_id: int, source: text, external_id: text });

@@ -6,6 +6,7 @@ import type {
   FieldType,
   IdListField,
   IdMatch,
+  LookupField,
   Operator,
   RelatedGrouping,
   RelationSpec,
@@ -141,4 +142,14 @@ export function registry(
     relations: new Map(relations.map((spec) => [spec.name, Object.freeze(spec)])),
     groupings: new Map(groupings.map((spec) => [spec.name, Object.freeze(spec)])),
   });
+}
+
+/** A lookup through a relation (`external_id[eq]:crunchbase:airbnb`); values are text read by `readValue`. */
+export function lookup(
+  name: string,
+  type: FieldType,
+  readValue: NonNullable<LookupField['readValue']>,
+  match: (values: readonly string[]) => WhereFragment,
+): LookupField {
+  return { target: 'lookup', name, type, kind: 'string', operators: ['eq', 'in_any'], nullable: false, readValue, match };
 }

@@ -1,9 +1,48 @@
 import type { Prisma } from '../../db/generated/prisma/client.ts';
-import { columnOf, grouping, idList, locationAnyColumn, quantify, registry, relation } from './build.ts';
+import type { ColumnField } from './types.ts';
+import { normaliseDomain } from '../../identifiers/domain.ts';
+import { parseExternalIdRef } from '../../identifiers/external-ids.ts';
+import { columnAt, columnOf, grouping, idList, locationAnyColumn, lookup, quantify, registry, relation } from './build.ts';
 import { TAG_COLUMNS } from './tags.ts';
 
 type Where = Prisma.EntityWhereInput;
 const column = columnOf<Where>();
+
+/**
+ * `website` compares normalised domains (src/identifiers/domain.ts), kept in `website_domain`:
+ * `website[eq]:https://www.stripe.com/about` finds stripe.com. `contains` searches within the domain.
+ */
+const WEBSITE: ColumnField = {
+  ...columnAt(['website_domain'], 'string', { name: 'website' }),
+  operators: ['eq', 'neq', 'contains', 'in_any'],
+  // `website[eq]:""` finds the entities without a website; other text must name a domain.
+  readValue: (text: string) => {
+    const domain = normaliseDomain(text);
+    return domain || text.trim() === ''
+      ? { ok: true as const, value: domain }
+      : { ok: false as const, expected: 'a domain, URL or e-mail address' };
+  },
+};
+
+/** `external_id[eq]:<source>:<id>`, e.g. `external_id[eq]:crunchbase:airbnb`. */
+const EXTERNAL_ID = lookup(
+  'external_id',
+  'external_id',
+  (text) => {
+    const ref = parseExternalIdRef(text);
+    return ref ? { ok: true as const, value: `${ref.source}:${ref.id}` } : { ok: false as const, expected: '<source>:<id>, e.g. crunchbase:airbnb' };
+  },
+  (values): Where => ({
+    external_ids: {
+      some: {
+        OR: values.map((value) => {
+          const ref = parseExternalIdRef(value)!;
+          return { source: ref.source, external_id: ref.id };
+        }),
+      },
+    },
+  }),
+);
 
 /** Entities, and ecosystems (whose filters select entities). */
 export const ENTITY_FIELDS = registry(
@@ -24,6 +63,8 @@ export const ENTITY_FIELDS = registry(
     column('tagline', 'string'),
     column('image', 'string'),
     column('platform_url', 'string'),
+    WEBSITE,
+    EXTERNAL_ID,
     column('launch_year', 'int', { nullable: true }),
     column('hq_country', 'string'),
     column('hq_city', 'string'),

@@ -38,7 +38,7 @@ export const LEGACY_OPERATORS: ReadonlyMap<string, Operator> = new Map([
 ]);
 
 /** The type a client sees in GET /api/filters/{resource}. */
-export type FieldType = 'int' | 'number' | 'money' | 'bool' | 'string' | 'date' | 'datetime' | 'id_list' | 'location';
+export type FieldType = 'int' | 'number' | 'money' | 'bool' | 'string' | 'date' | 'datetime' | 'id_list' | 'location' | 'external_id';
 
 /**
  * How values are read and compared; finer than FieldType because a Float and a Decimal column are both
@@ -80,6 +80,11 @@ interface FieldCommon {
   readonly operators: readonly Operator[];
   /** Whether the value can be NULL, which is what makes `eq`/`neq` with `null` legal. */
   readonly nullable: boolean;
+  /**
+   * Reads a value written in a filter when the field compares something other than the text as written
+   * (a website is compared as its normalised domain); without it, the kind's reading (values.ts).
+   */
+  readonly readValue?: (text: string) => { ok: true; value: TypedValue } | { ok: false; expected: string };
 }
 
 /** A scalar column, possibly behind to-one relations (an investor's `name` is `entity.name`). */
@@ -103,7 +108,16 @@ export interface IdListField extends FieldCommon {
   readonly match: (quantifier: 'some' | 'none', id: IdMatch) => WhereFragment;
 }
 
-export type FieldSpec = ColumnField | AnyColumnField | IdListField;
+/**
+ * A lookup through a relation by a value of its own shape (`external_id[eq]:crunchbase:airbnb`):
+ * `match` gives the where of the records that have one of the (already read) values.
+ */
+export interface LookupField extends FieldCommon {
+  readonly target: 'lookup';
+  readonly match: (values: readonly string[]) => WhereFragment;
+}
+
+export type FieldSpec = ColumnField | AnyColumnField | IdListField | LookupField;
 
 /** `investor__<field>`: a condition on another resource's field, met through a relation. */
 export interface RelationSpec {

@@ -14,7 +14,7 @@ import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.t
 import { callTool, connectMcp, errorText } from './support.ts';
 
 const TOOLS = [
-  'search_entities', 'search_founders', 'search_investors', 'search_transactions', 'search_news',
+  'search_entities', 'search_founders', 'search_investors', 'search_transactions', 'search_news', 'search', 'match_companies',
   'get_record', 'similar_companies', 'describe_filters', 'lookup_values', 'validate_filter', 'aggregate', 'list_ecosystems', 'ecosystem_entities',
 ];
 
@@ -117,6 +117,30 @@ describe('each tool answers as REST does', () => {
     const id = (await rest(`/api/${resource}`, { limit: '1' })).body.data[0].id as number;
     const answer = await call('get_record', { resource, id });
     expect(answer.record).toEqual((await rest(`/api/${resource}/${id}`)).body.data);
+  });
+
+  it('match_companies: records matched as POST /api/match answers them', async () => {
+    const [entity] = (await rest('/api/entities', { limit: '1', filter: 'website[neq]:""' })).body.data;
+    const records = [{ website: `https://${entity.website.replace(/^https?:\/\//, '')}?utm_source=crm`, metadata: { row: 1 } }, { name: 'Qzxv Nothing Here' }];
+    const answer = await call('match_companies', { records });
+    expect(answer.data[0]).toMatchObject({ status: 'matched', candidate: { id: entity.id }, metadata: { row: 1 } });
+    expect(answer.data[1]).toMatchObject({ status: 'not_found', candidate: null });
+    expect(errorText(await callTool(client, 'match_companies', { records: [{ hq_country: 'Germany' }] }))).toContain('body.records[0]');
+  });
+
+  it('search: the cross-kind search by name, as GET /api/search, and a kind it may not use is a tool error', async () => {
+    const [entity] = (await rest('/api/entities', { limit: '1', sort: '-total_funding_usd' })).body.data;
+    const typo = `${entity.name.slice(0, 2)}${entity.name[3]}${entity.name[2]}${entity.name.slice(4)}`;
+    const answer = await call('search', { q: typo, types: ['entity', 'founder'], limit: 5 });
+    expect(answer).toEqual({ data: (await rest('/api/search', { q: typo, types: 'entity,founder', limit: '5' })).body.data });
+    expect(answer.data.map((hit: { id: number }) => hit.id)).toContain(entity.id);
+    const foundersOnly = await createApiKeyAndToken(app, { permissions: ['read:founders'] });
+    const narrow = await connectMcp(app, foundersOnly.headers);
+    try {
+      expect(errorText(await callTool(narrow, 'search', { q: 'x', types: ['entity'] }))).toContain('FORBIDDEN');
+    } finally {
+      await narrow.close();
+    }
   });
 
   it('get_record of a missing id is a tool error naming NOT_FOUND', async () => {

@@ -63,6 +63,12 @@ function evaluateField(field: FieldSpec, op: Operator, values: readonly TypedVal
       if (op === 'nin_all') return !values.every(has);
       throw new Error(`operator ${op} on id list ${field.name}`);
     }
+    case 'lookup': {
+      // A lookup's record key holds the `<source>:<id>` texts the record has (external ids).
+      const held = read(record, field.name);
+      if (!Array.isArray(held)) throw new Error(`record.${field.name} must be an array of texts`);
+      return values.some((value) => held.includes(value));
+    }
   }
 }
 

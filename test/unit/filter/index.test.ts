@@ -54,7 +54,7 @@ describe('the registry', () => {
   const FIELDS: Record<Resource, string[]> = {
     entities: [
       'id', 'uuid', 'type', 'is_company', 'is_investor', 'is_university', 'is_crowdfunding', 'is_government',
-      'is_non_profit', 'is_founder', 'name', 'tagline', 'image', 'platform_url', 'launch_year', 'hq_country',
+      'is_non_profit', 'is_founder', 'name', 'tagline', 'image', 'platform_url', 'website', 'external_id', 'launch_year', 'hq_country',
       'hq_city', 'lat', 'lon', 'created_at', 'updated_at', 'deleted_at', 'total_funding_usd', 'is_unicorn',
       'location', 'tags', 'founders', 'investors',
     ],
@@ -130,7 +130,7 @@ describe('describeFilterFields (GET /api/filters/{resource})', () => {
       nullable: false,
     });
     expect(rows.filter((row) => row.name.startsWith('investor__'))).toHaveLength(16);
-    expect(rows).toHaveLength(28 + 16);
+    expect(rows).toHaveLength(30 + 16);
   });
 
   test('types as clients see them', () => {
@@ -156,10 +156,10 @@ describe('describeFilterFields (GET /api/filters/{resource})', () => {
 });
 
 describe('sortableFields', () => {
-  test('every scalar column of the record, not id lists or location', () => {
+  test('every scalar column of the record, not id lists, location or external ids', () => {
     expect([...sortableFields('entities').keys()]).toEqual(
       describeFilterFields('entities')
-        .filter((row) => !row.name.includes('__') && row.type !== 'id_list' && row.type !== 'location')
+        .filter((row) => !row.name.includes('__') && !['id_list', 'location', 'external_id'].includes(row.type))
         .map((row) => row.name),
     );
     expect(sortableFields('founders').has('location_country')).toBe(false);

@@ -218,14 +218,20 @@ const VALUE_OF_KIND: Record<ValueKind, fc.Arbitrary<string>> = {
     isoDate.filter((iso) => iso >= '0001-01-01T05:30').map((iso) => `${iso.slice(0, 19)}+05:30`),
   ),
 };
+/** Fields that read values their own way take values of that shape. */
+const VALUE_OF_FIELD: Readonly<Record<string, fc.Arbitrary<string>>> = {
+  website: fc.constantFrom('stripe.com', '"https://www.Stripe.com/pricing?a=b"', '""', 'jane@x.io', 'münchen.de', 'stripe'),
+  external_id: fc.tuple(fc.constantFrom('crunchbase', 'wikidata', 'lei'), fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/)).map(([source, id]) => `${source}:${id}`),
+};
 const LIST_OPERATORS = new Set(['in_any', 'nin_any', 'in_all', 'nin_all', 'in', 'nin']);
 const validCondition = (resourceName: Resource) =>
   fc.constantFrom(...fieldRegistry(resourceName).fields.values()).chain((field) => {
-    const legacy = field.operators.includes('in_any') ? ['in', 'nin'] : [];
+    const legacy = [...(field.operators.includes('in_any') ? ['in'] : []), ...(field.operators.includes('nin_any') ? ['nin'] : [])];
     return fc.constantFrom(...field.operators, ...legacy).chain((op) => {
       const count = LIST_OPERATORS.has(op) ? 5 : 1;
       const nullable = field.nullable && (op === 'eq' || op === 'neq');
-      const value = nullable ? fc.oneof(VALUE_OF_KIND[field.kind], fc.constant('null')) : VALUE_OF_KIND[field.kind];
+      const ofKind = VALUE_OF_FIELD[field.name] ?? VALUE_OF_KIND[field.kind];
+      const value = nullable ? fc.oneof(ofKind, fc.constant('null')) : ofKind;
       return fc.array(value, { minLength: 1, maxLength: count }).map((values) => `${field.name}[${op}]:${values.join('|')}`);
     });
   });

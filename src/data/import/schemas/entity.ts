@@ -1,8 +1,19 @@
 import { z } from 'zod';
+import { domainOf } from '../../../identifiers/domain.ts';
+import { externalIdProblem } from '../../../identifiers/external-ids.ts';
 import { ENTITY_FLAGS, ENTITY_TYPES, FLAG_BY_TYPE, type EntityFlag } from '../../vocabulary.ts';
 import { ignored, optionalNumber, recordId, requiredText, slug, tagRef, text, timestamp, uuid, year } from './common.ts';
 
 const flag = z.boolean().optional();
+
+const website = text.refine((value) => value === '' || domainOf(value) !== '', 'expected a website: a domain or URL (e.g. https://stripe.com)');
+
+const externalId = z
+  .strictObject({ source: z.string(), id: z.string() })
+  .superRefine((value, context) => {
+    const problem = externalIdProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 
 export const entitySchema = z
   .strictObject({
@@ -21,6 +32,8 @@ export const entitySchema = z
     tagline: text,
     image: text,
     platform_url: text,
+    website,
+    external_ids: z.array(externalId).max(100).default([]),
     launch_year: year,
     hq_country: text,
     hq_city: text,

@@ -1,6 +1,7 @@
+import { domainOf } from '../../../identifiers/domain.ts';
 import { uuidV5 } from '../../ids.ts';
 import type { EntityRecord, InvestorRecord } from '../schemas/entity.ts';
-import { type Column, insertRows, upsertById } from '../../sql/unnest.ts';
+import { type Column, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { cleanCityName } from '../resolve/city-names.ts';
 import { cityKey } from '../resolve/locations.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
@@ -22,6 +23,8 @@ interface EntityRow {
   tagline: string;
   image: string;
   platform_url: string;
+  website: string;
+  website_domain: string;
   launch_year: number | null;
   hq_country: string;
   hq_city: string;
@@ -50,6 +53,8 @@ const ENTITY_COLUMNS: Column<EntityRow>[] = [
   { name: 'tagline', type: 'text' },
   { name: 'image', type: 'text' },
   { name: 'platform_url', type: 'text' },
+  { name: 'website', type: 'text' },
+  { name: 'website_domain', type: 'text' },
   { name: 'launch_year', type: 'int' },
   { name: 'hq_country', type: 'text' },
   { name: 'hq_city', type: 'text' },
@@ -74,6 +79,7 @@ export async function writeEntities(context: WriteContext, batch: readonly Parse
 
   const rows: EntityRow[] = records.map((r) => ({
     ...r,
+    website_domain: domainOf(r.website),
     uuid: r.uuid ?? defaultUuid('entity', r.id),
     slug: r.slug ?? `entity-${r.id}`,
     hq_city: cityOf(r)?.name ?? r.hq_city,
@@ -83,6 +89,35 @@ export async function writeEntities(context: WriteContext, batch: readonly Parse
   await upsertById(context.tx, { table: 'entities', columns: ENTITY_COLUMNS, timestamps: { created: true, updated: true } }, rows);
 
   await replaceLinks(context, context.tags, records, (r) => r.tags, LINKS);
+  await replaceExternalIds(context, records);
+}
+
+interface ExternalIdRow {
+  entity_id: number;
+  source: string;
+  external_id: string;
+}
+
+const EXTERNAL_ID_COLUMNS: Column<ExternalIdRow>[] = [
+  { name: 'entity_id', type: 'int' },
+  { name: 'source', type: 'text' },
+  { name: 'external_id', type: 'text' },
+];
+
+/** Each record's external ids become exactly its rows (duplicates collapsed). */
+async function replaceExternalIds(context: WriteContext, records: readonly EntityRecord[]): Promise<void> {
+  const rows = new Map<string, ExternalIdRow>();
+  for (const record of records) {
+    for (const { source, id } of record.external_ids) {
+      rows.set(JSON.stringify([record.id, source, id]), { entity_id: record.id, source, external_id: id });
+    }
+  }
+  await replaceChildren(
+    context.tx,
+    { table: 'entity_external_ids', parentColumn: 'entity_id', key: ['entity_id', 'source', 'external_id'], columns: EXTERNAL_ID_COLUMNS },
+    records.map((record) => record.id),
+    [...rows.values()],
+  );
 }
 
 /** An investor record makes its entity an investor; the profile's numbers are recomputed afterwards. */

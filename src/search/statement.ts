@@ -1,0 +1,201 @@
+/**
+ * The one statement a search runs (docs/finding-companies.md, "Search"). Names are compared as the
+ * database's `search_text()` writes them (the generated `search_name` columns), and the query is
+ * normalised by the same function inside the statement, so the two never disagree.
+ *
+ * Per kind, three bounded tiers of candidates, each at most `limit` rows from an index:
+ * - exact: the normalised name equals the query (btree equality), score 1;
+ * - prefix: the name starts with the query (a btree range), score 0.9;
+ * - fuzzy: trigram similarity of the whole name or of its words (GIN), score 0.8 × similarity; only
+ *   scanned when the prefix tier came back short of `limit`, since none of it could rank higher.
+ * Within a tier the most funded come first (founders: by id); the hits are merged by score, then prominence.
+ */
+import type { CancelSignal, SqlClient } from '../db/client.ts';
+
+export const SEARCH_KINDS = ['entity', 'investor', 'founder'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+export interface SearchHit {
+  type: SearchKind;
+  id: number;
+  name: string;
+  matched: string;
+  score: number;
+}
+
+export interface SearchQuery {
+  q: string;
+  kinds: readonly SearchKind[];
+  limit: number;
+  /** The query read as a website's normalised domain (a domain, URL or e-mail address), else null. */
+  domain: string | null;
+}
+
+/**
+ * Where hits come from: organisations (entities; an investor is an entity with an investor profile,
+ * so companies and investors share one scan) and founders.
+ */
+interface Source {
+  name: 'org' | 'founder';
+  /** Rows of the source, the searched one named `x`. */
+  from: string;
+  /** Which of them may be hits. */
+  live: string;
+  /** The kind a row is a hit of. */
+  type: string;
+  /** Larger is more prominent: money raised and invested (USD). */
+  prominence: string;
+  /**
+   * How a tier cuts its candidates at `limit`: a stored column, since a tier may match tens of
+   * thousands of rows at scale (`brigh`), and a look-up per row would cost more than the search.
+   */
+  cut: string;
+  /** The next tie-breaker: rounds raised and portfolio companies, or companies founded. */
+  count: string;
+}
+
+const COMPANIES_OF_FOUNDER = 'founder_companies fc JOIN entities c ON c.id = fc.entity_id WHERE fc.founder_id = x.id AND c.deleted_at IS NULL';
+
+/**
+ * The sources of these kinds. Searched together, an organisation is one hit: an investor when it is
+ * an investment firm (type `investor`), else an entity; searched alone, each kind has all of its own.
+ */
+function sources(kinds: readonly SearchKind[]): Source[] {
+  const found: Source[] = [];
+  const entities = kinds.includes('entity');
+  const investors = kinds.includes('investor');
+  if (entities || investors) {
+    // The investor profile by correlated look-ups, not a join: the planner hashes all of investors for a join.
+    const profile = (column: string) => `(SELECT i.${column} FROM investors i WHERE i.id = x.id)`;
+    const invests = 'EXISTS (SELECT 1 FROM investors i WHERE i.id = x.id)';
+    found.push({
+      name: 'org',
+      from: 'entities x',
+      live: `x.deleted_at IS NULL${entities ? '' : ` AND ${invests}`}`,
+      type: !investors ? `'entity'` : !entities ? `'investor'` : `CASE WHEN x.type = 'investor' AND ${invests} THEN 'investor' ELSE 'entity' END`,
+      prominence: `(x.total_funding_usd + coalesce(${profile('total_invested_usd')}, 0))`,
+      // `+ 0`: no index sorts by it, so the planner never walks the funding index filtering by name.
+      cut: 'x.total_funding_usd + 0 DESC',
+      count: `(coalesce(${profile('portfolio_count')}, 0) + (SELECT count(*) FROM funding_rounds r WHERE r.entity_id = x.id))`,
+    });
+  }
+  if (kinds.includes('founder')) {
+    found.push({
+      name: 'founder',
+      from: 'founders x',
+      live: 'true',
+      type: `'founder'`,
+      prominence: `(SELECT coalesce(sum(c.total_funding_usd), 0) FROM ${COMPANIES_OF_FOUNDER})`,
+      cut: 'x.id + 0',
+      count: `(SELECT count(*) FROM ${COMPANIES_OF_FOUNDER})`,
+    });
+  }
+  return found;
+}
+
+/** `$1` the query, `$2` the limit, `$3` the domain (or null). The query is normalised once, in `q`. */
+const T = '(SELECT t FROM q)';
+
+/** How many fuzzy candidates per source are scored by edit distance (trigram order picks them). */
+const FUZZY_POOL = 100;
+
+/** The schemas of the two extensions the statement calls (tests' schemas do not have them on their path). */
+export interface ExtensionSchemas {
+  trgm: string;
+  fuzzy: string;
+}
+
+/**
+ * A fuzzy match's quality, 0..1: the better of trigram similarity (of the whole name, or of its best
+ * word run) and edit distance, to the whole name or, one edit dearer, to its beginning (`stipe` is
+ * one edit from `stripe`, a typo trigrams alone rank below `stion`).
+ */
+function fuzzyQuality({ trgm, fuzzy }: ExtensionSchemas): string {
+  const name = 'left(x.search_name, 255)';
+  const edits = `least(${fuzzy}.levenshtein(${T}, ${name}), ${fuzzy}.levenshtein(${T}, left(${name}, length(${T}))) + 1,
+                       ${fuzzy}.levenshtein(${T}, left(${name}, length(${T}) + 1)) + 1)`;
+  const trigrams = `greatest(${trgm}.similarity(x.search_name, ${T}), ${trgm}.word_similarity(${T}, x.search_name))`;
+  return `greatest(${trigrams}, 1 - ${edits}::float8 / greatest(length(${T}), 1))`;
+}
+
+/** The source's tiers and its scored hits, as CTEs named after the source. */
+function sourceCtes(source: Source, order: number, schemas: ExtensionSchemas): string[] {
+  const { name: of, from, live, prominence } = source;
+  const name = 'x.search_name COLLATE "C"';
+  const tiers: [tier: string, where: string, limit: string][] = [
+    ['exact', `${name} = ${T}`, '$2'],
+    // A range, not LIKE: its bounds are a parameter, so a plan for any query still uses the index.
+    ['prefix', `${name} >= ${T} AND ${name} < ${T} || chr(1114111)`, '$2'],
+    [
+      'fuzzy',
+      `(SELECT count(*) FROM ${of}_prefix) < $2
+         AND (x.search_name OPERATOR(${schemas.trgm}.%) ${T} OR ${T} OPERATOR(${schemas.trgm}.<%) x.search_name)`,
+      String(FUZZY_POOL),
+    ],
+  ];
+  if (of === 'org') tiers.push(['domain', `$3::text IS NOT NULL AND x.website_domain = $3::text`, '$2']);
+  const ctes = tiers.map(([tier, where, limit]) => {
+    // A query that normalises to nothing (`!!!`) matches no name; the guard is a one-time filter.
+    const named = tier === 'domain' ? '' : `${T} <> '' AND `;
+    // The fuzzy pool is picked by similarity alone: a prominence per trigram candidate (thousands at
+    // scale) would cost more than the pool's scoring, and the estimate alone would wake the JIT.
+    const order = tier === 'fuzzy' ? `${schemas.trgm}.similarity(x.search_name, ${T}) DESC` : source.cut;
+    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${order}, x.id LIMIT ${limit})`;
+  });
+  const candidates = tiers.map(([tier]) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
+  const byDomain = of === 'org' ? 'x.website_domain = $3::text' : 'false';
+  // The text that matched: the website when the query was its domain.
+  const matched = of === 'org' ? `CASE WHEN ${byDomain} THEN x.website ELSE x.name END` : 'x.name';
+  const hits = `${of}_hits AS (
+    SELECT ${source.type}::text AS type, ${order} AS source_order, x.id, x.name, ${matched} AS matched,
+           round(CASE WHEN ${byDomain} OR x.search_name = ${T} THEN 1 WHEN starts_with(x.search_name, ${T}) THEN 0.9
+                      ELSE 0.8 * ${fuzzyQuality(schemas)} END::numeric, 3) AS score,
+           ${prominence} AS prominence, ${source.count} AS count
+      FROM ${from} JOIN (${candidates}) c ON c.id = x.id)`;
+  return [...ctes, hits];
+}
+
+/**
+ * The statement's text for these kinds (one text per combination, so each is prepared once). Hits are
+ * ordered by their score in steps of 0.1 first, so among names that match about as well the more
+ * prominent comes first (`stripe` before `stipple` for `stipe`), then by the exact score.
+ */
+export function searchStatement(kinds: readonly SearchKind[], schemas: ExtensionSchemas): string {
+  const quoted = { trgm: quoteIdentifier(schemas.trgm), fuzzy: quoteIdentifier(schemas.fuzzy) };
+  const searched = sources(kinds);
+  const ctes = searched.flatMap((source, order) => sourceCtes(source, order, quoted));
+  const hits = searched.map((source) => `SELECT * FROM ${source.name}_hits`).join(' UNION ALL ');
+  // $3 is named here too, so every text takes the same three parameters.
+  return `WITH q AS (SELECT search_query($1::text) AS t, $3::text AS domain),
+    ${ctes.join(',\n')}
+    SELECT type, id, name, matched, score::float8 AS score FROM (${hits}) h
+     ORDER BY round(score, 1) DESC, prominence DESC, count DESC, score DESC, source_order, type, id LIMIT $2`;
+}
+
+const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+const extensionSchemas = new WeakMap<object, Promise<ExtensionSchemas>>();
+
+function lookUpSchemas(sql: Pick<SqlClient, 'prepared'>): Promise<ExtensionSchemas> {
+  let schemas = extensionSchemas.get(sql);
+  if (!schemas) {
+    schemas = sql
+      .prepared<{ extname: string; schema: string }>(
+        `SELECT e.extname, n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+          WHERE e.extname IN ('pg_trgm', 'fuzzystrmatch')`,
+        [],
+      )
+      .then((rows) => {
+        const of = (name: string) => rows.find((row) => row.extname === name)?.schema ?? 'public';
+        return { trgm: of('pg_trgm'), fuzzy: of('fuzzystrmatch') };
+      });
+    schemas.catch(() => extensionSchemas.delete(sql));
+    extensionSchemas.set(sql, schemas);
+  }
+  return schemas;
+}
+
+export async function runSearch(sql: Pick<SqlClient, 'prepared'>, query: SearchQuery, signal?: CancelSignal): Promise<SearchHit[]> {
+  const text = searchStatement(query.kinds, await lookUpSchemas(sql));
+  return sql.prepared<SearchHit>(text, [query.q, query.limit, query.domain], signal);
+}
