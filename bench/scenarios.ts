@@ -25,7 +25,9 @@ const jsonArray = (element: string, order: string, from: string) =>
 const object = (columns: string) => `(SELECT row_to_json(o) FROM (SELECT ${columns}) o)`;
 
 const ENTITY_JSON = object(`r.id, r.uuid, r.type, r.is_company, r.is_investor, r.is_university, r.is_crowdfunding,
-  r.is_government, r.is_non_profit, r.is_founder, r.name, r.tagline, r.image, r.platform_url, r.launch_year, r.hq_country,
+  r.is_government, r.is_non_profit, r.is_founder, r.name, r.tagline, r.image, r.platform_url, r.website,
+  ${jsonArray(object('x.source, x.external_id AS id'), 'x.source, x.external_id', 'FROM entity_external_ids x WHERE x.entity_id = r.id')} AS external_ids,
+  r.launch_year, r.hq_country,
   r.hq_city, r.lat, r.lon, ${UTC('r.created_at')} AS created_at, ${UTC('r.updated_at')} AS updated_at, ${UTC('r.deleted_at')} AS deleted_at,
   ${jsonArray(object('t2.id, t2.name, t2.type'), 't1.tag_id', 'FROM entity_tags t1 JOIN tags t2 ON t2.id = t1.tag_id WHERE t1.entity_id = r.id')} AS tags,
   ${jsonArray(object('t4.id, t4.name, t4.image, t4.platform_url'), 't3.founder_id',

@@ -16,6 +16,18 @@ SELECT (
       r."tagline" AS "tagline",
       r."image" AS "image",
       r."platform_url" AS "platform_url",
+      r."website" AS "website",
+      (
+        SELECT coalesce('[' || string_agg((
+          SELECT row_to_json(o)
+          FROM (
+            SELECT t1."source" AS "source",
+              t1."external_id" AS "id"
+          ) o
+        )::text, ',' ORDER BY t1."source" ASC, t1."external_id" ASC) || ']', '[]')::json
+        FROM "entity_external_ids" t1
+        WHERE t1."entity_id" = r."id"
+      ) AS "external_ids",
       r."launch_year" AS "launch_year",
       r."hq_country" AS "hq_country",
       r."hq_city" AS "hq_city",
@@ -28,28 +40,28 @@ SELECT (
         SELECT coalesce('[' || string_agg((
           SELECT row_to_json(o)
           FROM (
-            SELECT t2."id" AS "id",
-              t2."name" AS "name",
-              t2."type" AS "type"
+            SELECT t3."id" AS "id",
+              t3."name" AS "name",
+              t3."type" AS "type"
           ) o
-        )::text, ',' ORDER BY t1."tag_id" ASC) || ']', '[]')::json
-        FROM "entity_tags" t1
-        JOIN "tags" t2 ON t2."id" = t1."tag_id"
-        WHERE t1."entity_id" = r."id"
+        )::text, ',' ORDER BY t2."tag_id" ASC) || ']', '[]')::json
+        FROM "entity_tags" t2
+        JOIN "tags" t3 ON t3."id" = t2."tag_id"
+        WHERE t2."entity_id" = r."id"
       ) AS "tags",
       (
         SELECT coalesce('[' || string_agg((
           SELECT row_to_json(o)
           FROM (
-            SELECT t4."id" AS "id",
-              t4."name" AS "name",
-              t4."image" AS "image",
-              t4."platform_url" AS "platform_url"
+            SELECT t5."id" AS "id",
+              t5."name" AS "name",
+              t5."image" AS "image",
+              t5."platform_url" AS "platform_url"
           ) o
-        )::text, ',' ORDER BY t3."founder_id" ASC) || ']', '[]')::json
-        FROM "founder_companies" t3
-        JOIN "founders" t4 ON t4."id" = t3."founder_id"
-        WHERE t3."entity_id" = r."id" AND t3."is_founder" = $1
+        )::text, ',' ORDER BY t4."founder_id" ASC) || ']', '[]')::json
+        FROM "founder_companies" t4
+        JOIN "founders" t5 ON t5."id" = t4."founder_id"
+        WHERE t4."entity_id" = r."id" AND t4."is_founder" = $1
       ) AS "founders"
   ) o
 )::text AS j,
