@@ -1,5 +1,5 @@
 /**
- * Similar companies (docs/similar-companies.md): `Entity.similar(limit, filter)`, and the root field
+ * Similar companies (docs/finding-companies.md, "Similar companies"): `Entity.similar(limit, filter)`, and the root field
  * `similarEntities(id, ...)` that `GET /api/entities/{id}/similar` runs, so the REST answer (and its
  * 404) takes one statement (src/schema/similar-sql.ts). The filter is read by the entity list's own
  * code: the same grammar, checks and errors.
@@ -96,7 +96,7 @@ const similarArgs = builder.args((t) => ({
 
 const DESCRIPTION =
   'Companies most like this one: shared tags (rarer ones weigh more), shared investors, the same city or country, ' +
-  'close launch years; each with the reasons that make up its score (docs/similar-companies.md)';
+  'close launch years; each with the reasons that make up its score (docs/finding-companies.md, "Similar companies")';
 
 builder.prismaObjectField('Entity', 'similar', (t) =>
   t.field({

@@ -1,5 +1,5 @@
 /**
- * Similar companies as one SQL statement (docs/similar-companies.md). The source's signals (its tags
+ * Similar companies as one SQL statement (docs/finding-companies.md, "Similar companies"). The source's signals (its tags
  * and, when the caller may read investors, its investors) each get a weight from how rare they are,
  * ln(1 + N / df), from counts kept beside the data (tags.entity_count, entity_stats.active_entities,
  * investors.portfolio_count), so no request counts them. Candidates are the entities on those signals'

@@ -9,7 +9,7 @@
  * - investor profiles and entities.is_investor agree: a flagged entity gets a profile and vice versa;
  * - locations.entity_count: entities (not deleted) with the location as HQ country or city;
  * - tags.entity_count and entity_stats.active_entities: entities (not deleted) carrying each tag, and
- *   all of them: how rare a tag is, for the similar-companies score (docs/similar-companies.md).
+ *   all of them: how rare a tag is, for the similar-companies score (docs/finding-companies.md, "Similar companies").
  * Each UPDATE touches only rows whose value changes, so a no-op recompute writes nothing.
  */
 import type { SqlTx } from './sql/unnest.ts';

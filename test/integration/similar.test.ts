@@ -1,7 +1,7 @@
 /**
  * GET /api/entities/{id}/similar, Entity.similar and the similar_companies tool on the demo data set.
  * The ranking is checked against a brute force written here from the raw tables (every company
- * scored by the documented formula, docs/similar-companies.md), not against the statement's own
+ * scored by the documented formula, docs/finding-companies.md, "Similar companies"), not against the statement's own
  * shortcuts: the counts kept beside the data and the pruning by the best shared weight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
