@@ -197,7 +197,10 @@ function valueText(pool: ValuePool): fc.Arbitrary<string> {
 /** A condition on one of the resource's own fields, with values the rows hold (or NULL, where it can be). */
 function conditionArbitrary(resource: Resource): fc.Arbitrary<string> {
   const records = data[resource].records;
-  const fields = [...fieldRegistry(resource).fields.values()].map((field: FieldSpec) => ({ field, pool: valuePool(field, records) }));
+  const fields = [...fieldRegistry(resource).fields.values()]
+    // Fields that read their values their own way (a website as a domain, an external id) have tests of their own.
+    .filter((field: FieldSpec) => field.target !== 'lookup' && field.readValue === undefined)
+    .map((field: FieldSpec) => ({ field, pool: valuePool(field, records) }));
   return fc.constantFrom(...fields).chain(({ field, pool }) => {
     const operators = field.operators.filter((op) => textInCodePointOrder || field.kind !== 'string' || !ORDERING.has(op));
     return fc.constantFrom(...operators).chain((op) => {
