@@ -10,14 +10,13 @@ import { OWN_STATEMENT } from './operation.ts';
 import { notFound } from '../errors.ts';
 import { builder } from '../schema/builder.ts';
 import type { GraphQLContext } from '../schema/context.ts';
-import { ENTITIES, ENTITY_LIST } from '../schema/entity.ts';
+import { ENTITIES, ENTITY_LIST, SIMILAR_LIMIT } from '../schema/entity.ts';
 import { INVESTORS } from '../schema/investor.ts';
 import { parseWindow } from '../schema/list.ts';
 import { readListRequest } from '../schema/list-query.ts';
 import { replicaReads } from '../schema/resource.ts';
 import { similarStatement } from './similar-sql.ts';
 
-export const SIMILAR_LIMIT = { default: 10, max: 100 } as const;
 
 export interface SimilarReason {
   kind: 'tag' | 'investor' | 'location' | 'launch_year';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { FILTER_LIMITS } from '../filter/index.ts';
 import { builder } from './builder.ts';
 import { column, follow } from './follow.ts';
 import { Founder } from './founder.ts';
@@ -19,6 +21,9 @@ export const ENTITY_RECORD: RecordDefinition = {
   where: (id) => ({ id, deleted_at: null }),
 };
 
+/** How many similar companies one request may ask for (src/compile/similar-schema.ts). */
+export const SIMILAR_LIMIT = { default: 10, max: 100 } as const;
+
 export const ENTITIES = declareResource({
   name: 'entities',
   replicaReads: true,
@@ -39,6 +44,11 @@ export const ENTITIES = declareResource({
         { name: 'limit', type: 'integer' },
         { name: 'filter', type: 'string' },
       ],
+      // Their bounds, as the resolver checks them, for the OpenAPI document.
+      querySchema: z.object({
+        limit: z.number().int().min(1).max(SIMILAR_LIMIT.max).optional(),
+        filter: z.string().max(FILTER_LIMITS.maxLength).optional(),
+      }),
     },
   ],
 });
