@@ -4,6 +4,7 @@
  * "Matching a CRM export"). Detail paths are `records[i]` and `records[i].<field>`; REST prefixes `body.`.
  */
 import { z } from 'zod';
+import { parseInput } from '../management/input.ts';
 import { validationError, type ErrorDetail } from '../errors.ts';
 import { domainOf } from '../identifiers/domain.ts';
 import { parseExternalIdRef, type ExternalId } from '../identifiers/external-ids.ts';
@@ -60,9 +61,8 @@ const hasText = (value: string | null | undefined): value is string => typeof va
 /** The request, or VALIDATION_ERROR with a detail per problem (`prefix` is `body` over REST). */
 export function readMatchRequest(input: unknown, prefix: string): MatchRequest {
   const at = (path: string) => (prefix ? `${prefix}.${path}` : path);
-  const body = matchBodySchema.safeParse(input);
-  if (!body.success) throw validationError(body.error.issues.map((issue) => ({ path: at(issue.path.join('.') || 'records'), message: issue.message })));
-  const { records: raw, min_confidence } = body.data;
+  // The body's own fields as every management body is read (an unknown one named); the records one by one below.
+  const { records: raw, min_confidence } = parseInput(matchBodySchema, input, prefix);
   if (raw.length < 1 || raw.length > MATCH_MAX_RECORDS) {
     throw validationError([{ path: at('records'), message: `must hold 1 to ${MATCH_MAX_RECORDS} records, found ${raw.length}` }]);
   }

@@ -49,7 +49,7 @@ describe('GET /api/entities', () => {
     expect(Object.keys(first).sort()).toEqual(
       [
         'id', 'uuid', 'type', 'is_company', 'is_investor', 'is_university', 'is_crowdfunding', 'is_government',
-        'is_non_profit', 'is_founder', 'name', 'tagline', 'image', 'platform_url', 'launch_year', 'hq_country',
+        'is_non_profit', 'is_founder', 'name', 'tagline', 'image', 'platform_url', 'website', 'external_ids', 'launch_year', 'hq_country',
         'hq_city', 'lat', 'lon', 'created_at', 'updated_at', 'deleted_at', 'tags', 'founders',
       ].sort(),
     );
