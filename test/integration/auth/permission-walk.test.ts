@@ -48,7 +48,8 @@ function declaredAccess(type: GraphQLNamedType): { anyOf: Guard; summary: readon
 
 /** Required arguments of the root fields, from the fixture records; lists one record long (their fan-out stays cheap). */
 function rootArguments(field: GraphQLField<unknown, unknown>, ids: Fixture): string {
-  const required = field.args.filter((arg) => (isNonNullType(arg.type) && arg.defaultValue === undefined) || arg.name === 'limit');
+  // `q` of a search is nullable so that its absence is refused after the permission check; it is needed all the same.
+  const required = field.args.filter((arg) => (isNonNullType(arg.type) && arg.defaultValue === undefined) || arg.name === 'limit' || arg.name === 'q');
   const value = (name: string): string => {
     if (name === 'id' && field.name === 'ecosystem') return JSON.stringify(String(ids.ecosystem));
     if (name === 'id') return String(ids.byType[getNamedType(field.type).name] ?? 1);
@@ -60,6 +61,8 @@ function rootArguments(field: GraphQLField<unknown, unknown>, ids: Fixture): str
     if (name === 'start_date') return '"2020-01-01"';
     if (name === 'end_date') return '"2020-12-31"';
     if (name === 'limit') return '1';
+    if (name === 'records') return '[{name: "Company 1"}]';
+    if (name === 'q') return '"Company"';
     throw new Error(`no fixture for the required argument ${field.name}(${name}); add one here`);
   };
   return required.length ? `(${required.map((arg) => `${arg.name}: ${value(arg.name)}`).join(', ')})` : '';
