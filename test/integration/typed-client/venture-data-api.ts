@@ -80,6 +80,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/entities/{id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Similar entities
+         * @description Companies most like this one: shared tags (rarer ones weigh more), shared investors, the same city or country, close launch years; each with the reasons that make up its score (docs/finding-companies.md, "Similar companies"). An unknown or deleted id is NOT_FOUND
+         *
+         *     Permission: `read:entities`.
+         */
+        get: operations["similarEntities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -1012,6 +1034,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search
+         * @description Companies, investors and founders by name (prefix, typos forgiven) or, for a domain, URL or e-mail address, by website
+         *
+         *     Permission: none; any valid token.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match
+         * @description Matches up to 1000 of your records (name, website, hq_country, hq_city, launch_year, external_id, metadata) to entities
+         *
+         *     Permission: `read:entities`.
+         */
+        post: operations["match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -1280,6 +1346,13 @@ export interface components {
          *       "tagline": "Banking as a service",
          *       "image": "https://images.example.org/solaris.png",
          *       "platform_url": "https://platform.example.org/entities/solaris",
+         *       "website": "https://www.solarisgroup.com",
+         *       "external_ids": [
+         *         {
+         *           "source": "crunchbase",
+         *           "id": "solaris-bank"
+         *         }
+         *       ],
          *       "launch_year": 2016,
          *       "hq_country": "Germany",
          *       "hq_city": "Berlin",
@@ -1321,6 +1394,13 @@ export interface components {
             tagline?: string;
             image?: string;
             platform_url?: string;
+            /** @description The website as given ("" when unknown); filters compare its normalised domain. */
+            website?: string;
+            /** @description Ids of the entity in other systems, ordered by source then id. */
+            external_ids?: {
+                source: string;
+                id: string;
+            }[];
             /** Format: int32 */
             launch_year?: number | null;
             hq_country?: string;
@@ -2434,6 +2514,8 @@ export interface operations {
                  *     - `tagline` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
                  *     - `image` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
                  *     - `platform_url` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
+                 *     - `website` (string): eq, neq, contains, in_any
+                 *     - `external_id` (external_id): eq, in_any
                  *     - `launch_year` (int, nullable): eq, neq, gt, gte, lt, lte, in_any, nin_any
                  *     - `hq_country` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
                  *     - `hq_city` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
@@ -2466,7 +2548,7 @@ export interface operations {
                  *     - `investor__portfolio` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 500, never clamped */
                 limit?: number;
@@ -2477,7 +2559,7 @@ export interface operations {
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
                 /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
-                fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
+                fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "website" | "external_ids" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
             };
@@ -2532,7 +2614,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
-                fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
+                fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "website" | "external_ids" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
             };
             header?: never;
             path: {
@@ -2554,6 +2636,66 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EntityRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    similarEntities: {
+        parameters: {
+            query?: {
+                /** @description Companies to return: 1 to 100 (default 10) */
+                limit?: number;
+                /** @description An entity filter that narrows the candidates, e.g. `hq_country:Germany`: the entity list grammar */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entity to find companies like */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The best matches, best first, each with the reasons for its score */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: int32 */
+                            id: number;
+                            name: string;
+                            /** @description The sum of the reasons' weights */
+                            score: number;
+                            reasons: {
+                                /** @description `tag`, `investor` (needs read:investors), `location` or `launch_year` */
+                                kind: string;
+                                /** @description The tag or investor name, the shared city or country, or the launch years */
+                                detail: string;
+                                /** @description This reason's part of the score */
+                                weight: number;
+                            }[];
+                        }[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                        };
                     };
                 };
             };
@@ -3486,6 +3628,8 @@ export interface operations {
                  *     - `tagline` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
                  *     - `image` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
                  *     - `platform_url` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
+                 *     - `website` (string): eq, neq, contains, in_any
+                 *     - `external_id` (external_id): eq, in_any
                  *     - `launch_year` (int, nullable): eq, neq, gt, gte, lt, lte, in_any, nin_any
                  *     - `hq_country` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
                  *     - `hq_city` (string): eq, neq, gt, gte, lt, lte, in_any, nin_any, contains, starts_with
@@ -3518,7 +3662,7 @@ export interface operations {
                  *     - `investor__portfolio` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 500, never clamped */
                 limit?: number;
@@ -3529,7 +3673,7 @@ export interface operations {
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
                 /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
-                fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
+                fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "website" | "external_ids" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
             };
@@ -4988,9 +5132,9 @@ export interface operations {
     aggregateEntities: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:website`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
                 filter?: string;
@@ -5203,7 +5347,7 @@ export interface operations {
             query: {
                 /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On transactions: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:round_type`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:currency`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:source_url` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.website`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/transactions` lists */
                 filter?: string;
@@ -5274,7 +5418,7 @@ export interface operations {
             query: {
                 /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On valuations: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:source`, `count_distinct:transaction_id`, `sum:transaction_id`, `avg:transaction_id`, `min:transaction_id`, `max:transaction_id`, `median:transaction_id`, `pNN:transaction_id` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.website`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/valuations` lists */
                 filter?: string;
@@ -5345,7 +5489,7 @@ export interface operations {
             query: {
                 /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On news: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:url`, `count_distinct:title`, `count_distinct:summary`, `count_distinct:image_url`, `count_distinct:source`, `count_distinct:article_type`, `count_distinct:publish_date`, `min:publish_date`, `max:publish_date`, `count_distinct:language`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:round_type`, `count_distinct:deal_date`, `min:deal_date`, `max:deal_date`, `count_distinct:sector`, `count_distinct:hq_country`, `count_distinct:enriched_summary`, `count_distinct:relevance_score`, `sum:relevance_score`, `avg:relevance_score`, `min:relevance_score`, `max:relevance_score`, `median:relevance_score`, `pNN:relevance_score`, `count_distinct:hub_score`, `sum:hub_score`, `avg:hub_score`, `min:hub_score`, `max:hub_score`, `median:hub_score`, `pNN:hub_score` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.website`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/news` lists */
                 filter?: string;
@@ -5414,9 +5558,9 @@ export interface operations {
     aggregateEcosystemEntities: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:website`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
                 filter?: string;
@@ -5544,6 +5688,147 @@ export interface operations {
             401: components["responses"]["Error401"];
             405: components["responses"]["Error405"];
             410: components["responses"]["Error410"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description What to look for, 1 to 200 characters: a name or its beginning (typos, case, accents, punctuation and a trailing legal form such as Inc or GmbH are forgiven), or a domain, URL or e-mail address (the company with that website) (required) */
+                q: string;
+                /** @description Comma-separated kinds: entity, investor, founder; default: every kind the caller may read */
+                types?: string;
+                /** @description Hits to return, 1 to 50 (default 10) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of changes in commit order, with the cursor to continue from */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The kind of record: entity, investor, founder; its id is the id of that resource */
+                            type: string;
+                            /** Format: int32 */
+                            id: number;
+                            name: string;
+                            /** @description The text that matched: the name, or the website when the query was its domain */
+                            matched: string;
+                            /** @description Match quality from 0 to 1: 1 the same name or website, 0.9 a name starting with the query, below 0.8 a similar name */
+                            score: number;
+                        }[];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            405: components["responses"]["Error405"];
+            410: components["responses"]["Error410"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 records */
+                    records: unknown[];
+                    /** @description Raises the confidence a match needs (default 0.6) */
+                    min_confidence?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of changes in commit order, with the cursor to continue from */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description matched (confidence ≥ 0.6 and 0.15 ahead of the next), ambiguous, or not_found (no candidate reaches 0.25) */
+                            status: string;
+                            candidate: {
+                                /**
+                                 * Format: int32
+                                 * @description The entity id
+                                 */
+                                id: number;
+                                name: string;
+                                website: string;
+                                hq_country: string;
+                                /** @description From 0 to 1: how sure the match is (docs/finding-companies.md) */
+                                confidence: number;
+                                reasons: {
+                                    /** @description name, website, external_id, hq_country, hq_city or launch_year */
+                                    field: string;
+                                    agrees: boolean;
+                                    detail: string;
+                                }[];
+                            } | null;
+                            alternatives: {
+                                /**
+                                 * Format: int32
+                                 * @description The entity id
+                                 */
+                                id: number;
+                                name: string;
+                                website: string;
+                                hq_country: string;
+                                /** @description From 0 to 1: how sure the match is (docs/finding-companies.md) */
+                                confidence: number;
+                                reasons: {
+                                    /** @description name, website, external_id, hq_country, hq_city or launch_year */
+                                    field: string;
+                                    agrees: boolean;
+                                    detail: string;
+                                }[];
+                            }[];
+                            /** @description The record’s metadata, unchanged */
+                            metadata: unknown;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
