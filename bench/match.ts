@@ -10,8 +10,7 @@
  */
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { seedDatabase } from '../src/data/seed/index.ts';
+import { seedOnce } from './seeded.ts';
 import { readMatchRequest } from '../src/match/input.ts';
 import { runMatch } from '../src/match/run.ts';
 
@@ -20,14 +19,7 @@ const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 1_000_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
 
 async function prepare(db: Database): Promise<void> {
-  await migrate(db.sql);
-  const [row] = await db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM entities');
-  if (Number(row!.n) !== ENTITIES) {
-    const started = Date.now();
-    console.log(`Seeding ${ENTITIES} entities...`);
-    await seedDatabase(db, { entities: ENTITIES, replace: true });
-    console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
+  await seedOnce(db, ENTITIES);
   for (const table of ['entities', 'entity_external_ids']) await db.sql.exec(`VACUUM ANALYZE ${table}`);
 }
 

@@ -18,8 +18,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { seedDatabase } from '../src/data/seed/index.ts';
+import { seedOnce } from './seeded.ts';
 import { medianLatency, scaleRequests } from './scale.ts';
 import { obtainHeaders, ROOT, startOurServer, type OurServer } from './our-server.ts';
 import { LIMIT_SQL, scenarios, type Scenario } from './scenarios.ts';
@@ -43,14 +42,7 @@ async function prepareData(): Promise<number[]> {
   await ensureDatabase(DATABASE_URL);
   const db = await openDatabase({ url: DATABASE_URL, poolSize: 4 });
   try {
-    await migrate(db.sql);
-    const [row] = await db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM entities');
-    if (Number(row!.n) !== ENTITIES) {
-      const started = Date.now();
-      console.log(`Seeding ${ENTITIES} entities...`);
-      await seedDatabase(db, { entities: ENTITIES, replace: true });
-      console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
+    await seedOnce(db, ENTITIES);
     await printPlans(db.sql);
     const ids = await db.sql.query<{ id: number }>(
       'SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 1000',

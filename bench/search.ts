@@ -11,8 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { seedDatabase } from '../src/data/seed/index.ts';
+import { seedOnce } from './seeded.ts';
 import { runSearch, SEARCH_KINDS } from '../src/search/statement.ts';
 import { obtainHeaders, startOurServer, type OurServer } from './our-server.ts';
 
@@ -21,14 +20,7 @@ const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 
 async function prepare(db: Database): Promise<void> {
-  await migrate(db.sql);
-  const [row] = await db.sql.query<{ n: string }>('SELECT count(*)::text AS n FROM entities');
-  if (Number(row!.n) !== ENTITIES) {
-    const started = Date.now();
-    console.log(`Seeding ${ENTITIES} entities...`);
-    await seedDatabase(db, { entities: ENTITIES, replace: true });
-    console.log(`Seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
+  await seedOnce(db, ENTITIES);
   // What autovacuum does to a table after a bulk load: the visibility map lets the name index answer
   // a prefix without reading the table.
   for (const table of ['entities', 'founders']) await db.sql.exec(`VACUUM ANALYZE ${table}`);
