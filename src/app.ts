@@ -91,6 +91,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     clock,
     exactTotalLimit: config.EXACT_TOTAL_LIMIT,
     signal: transport.signal,
+    exportAggregate: transport.exportAggregate,
     webhooks,
   });
   const createContext = (transport: TransportContext): Promise<GraphQLContext> => {

@@ -5,8 +5,8 @@
  * which the export runs once behind a cursor. So an export is one aggregate statement however small
  * `limit` is, never one aggregate per page.
  *
- * The request is known by its response header bag: the one object the REST request and its GraphQL
- * context share (src/app.ts builds the context from the request), so nothing new rides on either.
+ * The wish travels as `exportAggregate` on the REST request, which the context factory (src/app.ts)
+ * copies onto the request's GraphQL context.
  */
 import type { CancelSignal, SqlClient } from '../db/client.ts';
 
@@ -19,16 +19,5 @@ export interface AggregateExport {
   signal?: CancelSignal | undefined;
 }
 
-const wanted = new WeakMap<object, (plan: AggregateExport) => void>();
-
-/** Asks that the aggregate served for the request whose header bag is `key` be handed to `receive`, not run. */
-export function exportAggregateOf(key: object, receive: (plan: AggregateExport) => void): void {
-  wanted.set(key, receive);
-}
-
-/** The receiver waiting for this request's aggregate, taken (one aggregate per export); undefined for a page. */
-export function takeExportReceiver(key: object): ((plan: AggregateExport) => void) | undefined {
-  const receive = wanted.get(key);
-  wanted.delete(key);
-  return receive;
-}
+/** Where a request exported whole wants its aggregate's statement handed, instead of a page being run. */
+export type AggregateExportReceiver = (plan: AggregateExport) => void;

@@ -10,7 +10,6 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { readListRequest, type ListDefinition } from '../schema/list-query.ts';
 import { requireReadPermissions } from '../schema/read-permissions.ts';
 import type { AggregateQuery } from './query.ts';
-import { takeExportReceiver } from './export.ts';
 import { aggregateRowsStatement, aggregateStatement } from './statement.ts';
 
 export interface AggregateResult {
@@ -38,7 +37,7 @@ export async function runAggregate(
     metrics: query.metrics.map(({ label, metric }) => ({ label, metric })),
   };
   // Exported whole: the statement of every group goes to the export, which streams it (src/aggregate/export.ts).
-  const exporting = takeExportReceiver(context.responseHeaders);
+  const exporting = context.exportAggregate;
   if (exporting) {
     exporting({ ...aggregateRowsStatement(query, sources.models, request.where), client: context.sql, signal: context.signal });
     return { data: [], page: { limit: query.window.limit, offset: query.window.offset, total: 0 }, query_info };

@@ -11,7 +11,6 @@
  */
 import {
   getNamedType,
-  getOperationAST,
   getNullableType,
   GraphQLError,
   isListType,
@@ -26,7 +25,6 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
 
 /**

@@ -1,15 +1,14 @@
 /**
- * Serves read operations from compiled SQL (src/compile) instead of the resolvers, on both transports,
- * after authentication, the access rules, validation and the cost limits:
- * - /graphql documents reach the envelop plugin (`plugin`) at `execute`;
- * - REST's prepared operations are planned once at start-up (`prepare`) and served from their route
- *   without the GraphQL pipeline (src/rest/handler.ts); only what falls back runs through `execute`.
+ * Serves read operations from compiled SQL (src/compile) instead of the resolvers, for the one
+ * operation runner (src/graphql/operation-runner.ts), after authentication, the access rules,
+ * validation and the cost limits:
+ * - a /graphql document is planned on first use (`read`), per value of the variables @skip/@include read;
+ * - REST's prepared operations are planned once at start-up (`prepare`).
  * An operation the compiler does not cover, or a request whose arguments it leaves to the resolvers
  * (an invalid filter, say, whose error the resolvers word and place), simply continues to the
  * resolvers: they remain the reference, and the compiled answer must equal theirs (test/integration/compile/).
  */
 import { getOperationAST, Kind, locatedError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type TypeNode } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { Counter, type Registry } from 'prom-client';
 import { stringify } from '../compile/json-text.ts';
 import { coerceVariables, compileOperation, OwnStatement, type CompiledOperation, type Variables } from '../compile/operation.ts';
@@ -20,7 +19,6 @@ import type { Logger } from '../logger.ts';
 import { createErrorMasker } from './mask-error.ts';
 import { tally } from '../tally.ts';
 import type { GraphQLContext } from '../schema/context.ts';
-import type { TransportContext } from './yoga.ts';
 
 /** An operation's compiled form for each combination of the variables its @skip/@include read, or why there is none. */
 type Plans = Map<string, CompiledOperation | NotCompiled>;

@@ -6,6 +6,7 @@
  */
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLSchema } from 'graphql';
+import type { AggregateExportReceiver } from '../aggregate/export.ts';
 import type { Authentication } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -31,6 +32,8 @@ export interface TransportContext {
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer (src/http/exchange.ts). */
   signal?: CancelSignal;
+  /** A CSV export of an aggregate (src/aggregate/export.ts); REST's requests only. */
+  exportAggregate?: AggregateExportReceiver;
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
   /**

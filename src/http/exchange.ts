@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import type { AggregateExportReceiver } from '../aggregate/export.ts';
 import type { Authentication } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { CancelSignal } from '../db/client.ts';
@@ -54,6 +55,8 @@ export class Exchange {
   csvExport: CsvExportState | undefined = undefined;
   /** The server cut the answer short after its head went out (a stream that failed): a 500 to logs and metrics. */
   cutShort = false;
+  /** A CSV export of an aggregate: where the aggregate hands its statement (src/aggregate/export.ts). */
+  exportAggregate: AggregateExportReceiver | undefined = undefined;
   /** The request's authentication, once begun: every hand that serves the request reuses it (charged once). */
   authentication: Promise<Authentication> | undefined = undefined;
   private readonly rawQuery: string;

@@ -6,7 +6,6 @@
 import bodyParser from 'body-parser';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Auth } from '../auth/index.ts';
-import { internalError } from '../errors.ts';
 import type { Exchange } from './exchange.ts';
 import type { Route } from './front.ts';
 import { BODY_LIMIT, bodyReadError } from './json-body.ts';

@@ -15,7 +15,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import type { CancelSignal } from '../db/client.ts';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { dimensionKey } from '../aggregate/dimensions.ts';
-import { exportAggregateOf, type AggregateExport } from '../aggregate/export.ts';
+import type { AggregateExport } from '../aggregate/export.ts';
 import { materialize } from '../compile/json-text.ts';
 import { AppError, validationError } from '../errors.ts';
 import { requestedFields } from './envelope.ts';
@@ -93,9 +93,9 @@ export async function exportCsv(request: RestRequest, handle: RestHandler): Prom
   };
   // An aggregate is read and checked as for a page, and its statement of every group handed here.
   let plan: AggregateExport | undefined;
-  exportAggregateOf(request.responseHeaders, (asked) => {
+  request.exportAggregate = (asked) => {
     plan = asked;
-  });
+  };
   const response = await handle(request);
   // Rows are read as objects here (compiled reads hand over JSON text).
   const [body, init] = materialize(response);

@@ -1,4 +1,5 @@
 /** The transport-neutral REST request the handler works on (express.ts builds it). */
+import type { AggregateExportReceiver } from '../aggregate/export.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { CancelSignal } from '../db/client.ts';
 import { NUL_MESSAGE, validationError, type ErrorDetail } from '../errors.ts';
@@ -22,6 +23,8 @@ export interface RestRequest {
   onIdentified?(principal: Principal): void;
   /** Aborted when the client leaves before the answer. */
   signal?: CancelSignal;
+  /** A CSV export of an aggregate: the aggregate hands over its statement of every group instead of a page. */
+  exportAggregate?: AggregateExportReceiver;
   /**
    * Served as a later pass of this request (an MCP tool call of its HTTP request): authenticated,
    * charged to the rate limit and given its context once, with that one.

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../changes/secret-box.ts';
 import type { UrlPolicy } from '../changes/webhook-url.ts';
 import type { HeaderBag } from '../header-bag.ts';
+import type { AggregateExportReceiver } from '../aggregate/export.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
@@ -18,6 +19,8 @@ export interface GraphQLContext {
   readonly logger: Logger;
   /** Headers for the HTTP response, e.g. `Deprecation: true` when a legacy filter operator was used. */
   readonly responseHeaders: HeaderBag;
+  /** Set for a CSV export of an aggregate (src/aggregate/export.ts): its statement is handed there, not run. */
+  readonly exportAggregate?: AggregateExportReceiver | undefined;
   /** The current time; tests pass a clock they control (invitation expiry). */
   readonly clock: () => Date;
   /** Above this many expected matches, list totals are estimates (EXACT_TOTAL_LIMIT, src/sql/count.ts). */
