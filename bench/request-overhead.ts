@@ -7,7 +7,8 @@
  * Run after `npm run bench` has seeded the database (BENCH_DATABASE_URL, default `venture_bench`).
  * BENCH_SCENARIOS picks scenarios by a part of their name (default `by id`), BENCH_SECONDS (5) per
  * round, BENCH_ROUNDS (3), 16 connections. BENCH_CPU_PROFILE=<dir> writes the server's CPU profile there.
- * Each scenario is also measured through express's dispatch in front of the same app (`x-via: express`).
+ * Each scenario is also measured through express's dispatch in front of the same app (`x-via: express`),
+ * and with BENCH_FORMS=1 in the forms clients send: conditional, asking for gzip, a browser's (Origin).
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
 const PORT = 4833;
+/** BENCH_FORMS=1 adds the forms real clients send (bench/forms.ts) to each scenario; the server allows ORIGIN. */
+const FORMS = process.env.BENCH_FORMS === '1';
+const ORIGIN = 'https://app.example.com';
 
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
 const ids = (await pool.query<{ id: number }>('SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 1000')).rows.map((row) => row.id);
@@ -34,7 +38,7 @@ const server = { port: PORT, databaseUrl: DATABASE_URL, clientId: 'bench-admin',
 const child = fork(join(ROOT, 'bench/remembered-reads-server.ts'), [], {
   cwd: ROOT,
   execArgv: ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
-  env: serverEnvironment(server),
+  env: { ...serverEnvironment(server), CORS_ORIGINS: ORIGIN },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 await new Promise((resolve) => child.once('message', resolve));
@@ -45,10 +49,21 @@ try {
     { name: 'node:http alone', method: 'GET' as const, path: '/bare', body: undefined, headers: {} },
     ...scenarios(ids)
       .filter((scenario) => WANTED.some((part) => scenario.name.toLowerCase().includes(part)))
-      .flatMap((scenario) => [
-        { name: scenario.name, ...scenario.ours, headers },
-        { name: `${scenario.name}, via express`, ...scenario.ours, headers: { ...headers, 'x-via': 'express' } },
-      ]),
+      .flatMap((scenario) => {
+        const plain = { ...headers, ...(scenario.ours.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
+        const form = (name: string, extra: Record<string, string>) => ({ name: `${scenario.name}, ${name}`, ...scenario.ours, headers: { ...plain, ...extra } });
+        return [
+          { name: scenario.name, ...scenario.ours, headers: plain },
+          ...(FORMS
+            ? [
+                form('conditional', { 'if-none-match': 'W/"stale"' }),
+                form('gzip client', { 'accept-encoding': 'gzip' }),
+                form('browser (Origin, gzip)', { origin: ORIGIN, 'accept-encoding': 'gzip, deflate, br', accept: '*/*' }),
+              ]
+            : []),
+          form('via express', { 'x-via': 'express' }),
+        ];
+      }),
   ];
   console.log(`µs of our process's CPU per request, reads answered from memory, 16 connections, ${ROUNDS} rounds of ${SECONDS} s`);
   for (const target of targets) {

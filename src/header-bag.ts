@@ -12,6 +12,23 @@ export class HeaderBag {
     this.#values.set(name.toLowerCase(), value);
   }
 
+  get(name: string): string | undefined {
+    return this.#values.get(name.toLowerCase());
+  }
+
+  /**
+   * The part of a response's header API that middleware writing headers uses (`cors`, `vary`), so
+   * such a step gathers its headers here instead of writing them on the response: a response with
+   * headers set before `writeHead` takes node's slow path (each one removed, then appended again).
+   */
+  getHeader(name: string): string | undefined {
+    return this.get(name);
+  }
+
+  setHeader(name: string, value: string | number | readonly string[]): void {
+    this.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+  }
+
   forEach(callback: (value: string, name: string) => void): void {
     this.#values.forEach(callback);
   }

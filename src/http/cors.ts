@@ -4,6 +4,7 @@
  * scripts by default. Tokens travel in the Authorization header, never in cookies, so credentials
  * mode stays off; preflights are answered here (204) before any route could refuse OPTIONS.
  */
+import type { ServerResponse } from 'node:http';
 import cors from 'cors';
 import type { Step } from './front.ts';
 
@@ -36,13 +37,19 @@ export function corsStep(origins: readonly string[]): Step | undefined {
     maxAge: PREFLIGHT_MAX_AGE,
   });
   return (exchange) => {
-    // A preflight is answered by the policy itself, with the request id as every answer.
-    if (exchange.method === 'OPTIONS') exchange.res.setHeader('X-Request-Id', exchange.requestId);
     let passed = false;
-    // The origin check above answers at once, so the policy has decided when it returns.
-    policy(exchange.req, exchange.res, () => {
+    const next = () => {
       passed = true;
-    });
+    };
+    // The origin check above answers at once, so the policy has decided when it returns.
+    if (exchange.method === 'OPTIONS') {
+      // A preflight is answered by the policy itself, with the request id as every answer.
+      exchange.res.setHeader('X-Request-Id', exchange.requestId);
+      policy(exchange.req, exchange.res, next);
+    } else {
+      // Any other request's CORS headers join the ones the writer sends with the answer.
+      policy(exchange.req, exchange.responseHeaders as unknown as ServerResponse, next);
+    }
     return passed;
   };
 }

@@ -89,6 +89,7 @@ export class Exchange {
   handOver(): void {
     (this.req as { [EXCHANGE]?: Exchange })[EXCHANGE] = this;
     this.res.setHeader('X-Request-Id', this.requestId);
+    this.responseHeaders.forEach((value, name) => this.res.setHeader(name, value));
   }
 
   /** A request header (case-insensitive; Referer and Referrer are one), repeated ones joined. */

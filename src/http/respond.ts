@@ -41,19 +41,19 @@ export const refuse = (req: IncomingMessage, error: AppError): void => respond(e
 /** Writes `answer` whole. */
 export function respond(exchange: Exchange, answer: Answer): void {
   const { res, req } = exchange;
-  const head = headOf(exchange, answer.headers);
   const body = answer.body;
   if (answer.status === 204 || answer.status === 304 || body === undefined) {
-    res.writeHead(answer.status, head).end();
+    res.writeHead(answer.status, headOf(exchange, answer.headers)).end();
     return;
   }
   const contentType = answer.contentType ?? JSON_TYPE;
+  const compressible = isCompressible(contentType);
+  if (compressible) varyOn(exchange, 'Accept-Encoding');
+  const head = headOf(exchange, answer.headers);
   // A validator for what a client may keep and ask about again: a read's successful answer.
   const cacheable = (exchange.method === 'GET' || exchange.method === 'HEAD') && answer.status >= 200 && answer.status < 300;
   const tag = cacheable && !hasName(answer.headers, 'etag') ? weakEtag(body, 'utf8') : undefined;
   if (tag) head.push('ETag', tag);
-  const compressible = isCompressible(contentType);
-  if (compressible) head.push('Vary', varyOn(exchange, 'Accept-Encoding'));
   if (tag && isFresh(exchange, tag)) {
     res.writeHead(304, head).end();
     return;
@@ -77,10 +77,11 @@ export function respond(exchange: Exchange, answer: Answer): void {
  * goes: the response, or a compression stream piped to it when the client accepts one.
  */
 export function respondStream(exchange: Exchange, status: number, headers: Readonly<Record<string, string>>, contentType: string): Writable {
+  const compressible = isCompressible(contentType);
+  if (compressible) varyOn(exchange, 'Accept-Encoding');
   const head = headOf(exchange, headers);
   head.push('Content-Type', contentType);
-  const encoding = isCompressible(contentType) ? encodingFor(exchange.req.headers['accept-encoding'], Number.POSITIVE_INFINITY) : undefined;
-  if (isCompressible(contentType)) head.push('Vary', varyOn(exchange, 'Accept-Encoding'));
+  const encoding = compressible ? encodingFor(exchange.req.headers['accept-encoding'], Number.POSITIVE_INFINITY) : undefined;
   if (!encoding) {
     exchange.res.writeHead(status, head);
     return exchange.res;
@@ -102,10 +103,10 @@ function headOf(exchange: Exchange, own: Readonly<Record<string, string>> | unde
   return head;
 }
 
-/** Vary with `name` added to what a step set before (CORS's `Origin`): the head's value replaces it. */
-function varyOn(exchange: Exchange, name: string): string {
-  const prior = exchange.res.getHeader('vary');
-  return prior === undefined ? name : `${String(prior)}, ${name}`;
+/** Adds `name` to the Vary a step gathered before (CORS's `Origin`). */
+function varyOn(exchange: Exchange, name: string): void {
+  const prior = exchange.responseHeaders.get('vary');
+  exchange.responseHeaders.set('Vary', prior === undefined ? name : `${prior}, ${name}`);
 }
 
 /** Whether `headers` holds `lowerName` in any spelling (HTTP header names are case-insensitive). */

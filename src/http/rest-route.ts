@@ -13,13 +13,18 @@ import { bodyReader, hasBody } from './read-body.ts';
 import { jsonAnswer, respond, respondStream } from './respond.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const MAY_PREFER_CSV = /csv|text\//i;
 
 export function restRoute(handle: RestHandler): Route {
   const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) && hasBody(exchange) });
   const serve = async (exchange: Exchange): Promise<void> => {
     await readBody(exchange);
-    // JSON first: `*/*` and browsers' Accept headers get JSON; only an explicit text/csv preference gets CSV.
-    const prefersCsv = () => exchange.req.headers.accept !== undefined && accepts(exchange.req).type(['application/json', 'text/csv']) === 'text/csv';
+    // JSON first: `*/*` and browsers' Accept headers get JSON; only an explicit text/csv preference gets
+    // CSV. An Accept naming neither CSV nor a text range cannot prefer it: no negotiation for those.
+    const prefersCsv = () => {
+      const accept = exchange.req.headers.accept;
+      return accept !== undefined && MAY_PREFER_CSV.test(accept) && accepts(exchange.req).type(['application/json', 'text/csv']) === 'text/csv';
+    };
     if (wantsCsv(exchange.query, prefersCsv)) {
       const answer = await exportCsv(exchange, handle);
       if (Array.isArray(answer)) respond(exchange, jsonAnswer(...answer));

@@ -84,6 +84,25 @@ describe('steps', () => {
     expect(read.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(read.headers['access-control-expose-headers']).toContain('RateLimit-Remaining');
   });
+
+  it("gathers a browser's CORS headers for the writer, so the response has none set before its head", async () => {
+    let setBeforeTheWriter: string[] | undefined;
+    const peeking: Route = {
+      serve: async (exchange) => {
+        setBeforeTheWriter = exchange.res.getHeaderNames();
+        respond(exchange, { status: 200, body: 'x'.repeat(2048) });
+      },
+    };
+    const { send } = front({ before: [corsStep(['https://app.example'])], routes: { api: peeking, exact: {} } });
+    const read = await send('GET', '/api/entities', { origin: 'https://app.example', 'accept-encoding': 'gzip' });
+    // Nothing on the response: its head goes out in one writeHead, without node's merge of set headers.
+    expect(setBeforeTheWriter).toEqual([]);
+    expect(read.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(read.headers.vary).toBe('Origin, Accept-Encoding');
+    expect(read.order.filter((name) => name.startsWith('access-control-') || name === 'vary')).toEqual(['access-control-allow-origin', 'vary', 'access-control-expose-headers']);
+    const page = await send('GET', '/docs', { origin: 'https://app.example' });
+    expect(page.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
 });
 
 describe("a route's failure", () => {
