@@ -5,21 +5,24 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { testPostgresUrl } from './helpers/db.ts';
+import { dropDatabases } from './helpers/demo-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A file holding a migrated PGlite data folder (`dumpDataDir`). */
     pgliteTemplate: string;
+    /** Where this run keeps the demo data set once loaded (test/helpers/demo-database.ts). */
+    demoTemplates: { pglite: string; postgres: string };
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stderr}`);
 
@@ -42,5 +45,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
     await db.close();
   }
   project.provide('pgliteTemplate', template);
-  return () => rmSync(folder, { recursive: true, force: true });
+  // Built by the first test file that needs it; named after this run's folder, so runs side by side keep theirs.
+  const demoPostgres = `test_demo_${basename(folder).replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
+  project.provide('demoTemplates', { pglite: join(folder, 'demo.tar'), postgres: demoPostgres });
+  return async () => {
+    rmSync(folder, { recursive: true, force: true });
+    await dropDatabases(demoPostgres, true).catch(() => undefined);
+  };
 }

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { openDatabase, type DatabaseOptions, type PrismaClient } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createDemoDatabase } from './demo-database.ts';
 
 export interface TestApp {
   url: string;
@@ -27,12 +28,14 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Without `db`: told the text of every statement the app's own test database runs (statement counts). */
   onQuery?: (sql: string) => void;
+  /** Without `db`: a database holding the demo data set (test/helpers/demo-database.ts). */
+  demo?: boolean;
   /** How the app resolves webhook host names (default: the system's resolver). */
   resolveHost?: (hostname: string) => Promise<string[]>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = options.db ?? (await createTestDatabase({ onQuery: options.onQuery }));
+  const db = options.db ?? (options.demo ? await createDemoDatabase({ onQuery: options.onQuery }) : await createTestDatabase({ onQuery: options.onQuery }));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

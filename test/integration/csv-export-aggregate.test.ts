@@ -4,7 +4,6 @@
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { testDatabaseKind, testPostgresUrl } from '../helpers/db.ts';
@@ -15,9 +14,7 @@ let auth: TestCredentials;
 const aggregates: string[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp({ onQuery: (sql) => void (sql.startsWith('WITH g AS (') && aggregates.push(sql)) });
-  const quiet = { info: () => undefined, warn: () => undefined };
-  expect((await loadDemoDataIfEmpty(app.db, quiet as never)).loaded).toBe(true);
+  app = await startTestApp({ demo: true, onQuery: (sql) => void (sql.startsWith('WITH g AS (') && aggregates.push(sql)) });
   auth = await createApiKeyAndToken(app, { permissions: ['read:entities', 'read:transactions', 'read:investors'] });
 }, 600_000);
 

@@ -5,7 +5,6 @@
 import { connect } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 
@@ -18,9 +17,7 @@ let ids: number[];
 let total: number;
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '100' } });
-  const quiet = { info: () => undefined, warn: () => undefined };
-  expect((await loadDemoDataIfEmpty(app.db, quiet as never)).loaded).toBe(true);
+  app = await startTestApp({ demo: true, env: { RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '100' } });
   auth = await createApiKeyAndToken(app, { permissions: ['read:entities'] });
   ids = [];
   let cursor: string | null = null;

@@ -5,10 +5,10 @@
  * shortcuts: the counts kept beside the data and the pruning by the best shared weight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ALL_PERMISSIONS, createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import type { TestDatabase } from '../helpers/db.ts';
+import { createDemoDatabase } from '../helpers/demo-database.ts';
 import { callTool, connectMcp } from './mcp/support.ts';
 
 interface Reason {
@@ -41,7 +41,6 @@ const investorsOf = new Map<number, Set<number>>();
 const tagDf = new Map<number, number>();
 const portfolio = new Map<number, number>();
 let active = 0;
-const silent = { info: () => undefined, warn: () => undefined };
 
 const addTo = (map: Map<number, Set<number>>, key: number, value: number) => {
   if (!map.has(key)) map.set(key, new Set());
@@ -49,8 +48,7 @@ const addTo = (map: Map<number, Set<number>>, key: number, value: number) => {
 };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await loadDemoDataIfEmpty(db, silent as never);
+  db = await createDemoDatabase();
   app = await startTestApp({ db });
   everything = await createApiKeyAndToken(app);
   noInvestors = await createApiKeyAndToken(app, { permissions: ALL_PERMISSIONS.filter((p) => p !== 'read:investors') });

@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../../src/data/demo.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import type { TestDatabase } from '../../helpers/db.ts';
+import { createDemoDatabase } from '../../helpers/demo-database.ts';
 
 const DOC = readFileSync(new URL('../../../docs/aggregates.md', import.meta.url), 'utf8');
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -18,11 +18,9 @@ const README_EXAMPLE = /--data-urlencode 'metric=count' --data-urlencode 'group_
 let db: TestDatabase;
 let app: TestApp;
 let client: TestCredentials;
-const silent = { info: () => undefined, warn: () => undefined };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await loadDemoDataIfEmpty(db, silent as never);
+  db = await createDemoDatabase();
   app = await startTestApp({ db });
   client = await createApiKeyAndToken(app);
 }, 300_000);

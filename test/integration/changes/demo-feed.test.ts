@@ -6,18 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPass } from '../../../src/changes/follower.ts';
 import { membershipFollower } from '../../../src/changes/membership.ts';
-import { loadDemoDataIfEmpty } from '../../../src/data/demo.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
 
 let app: TestApp;
 let auth: TestCredentials;
-const quiet = { info: () => undefined, warn: () => undefined };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  expect((await loadDemoDataIfEmpty(app.db, quiet as never)).loaded).toBe(true);
+  app = await startTestApp({ demo: true });
   auth = await createApiKeyAndToken(app);
 }, 300_000);
 

@@ -7,7 +7,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../../src/data/demo.ts';
 import { importDirectory } from '../../../src/data/import/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
@@ -18,11 +17,9 @@ interface Result { status: string; candidate: Candidate | null; alternatives: Ca
 let app: TestApp;
 let auth: TestCredentials;
 let scratch: string;
-const silent = { info: () => undefined, warn: () => undefined };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  await loadDemoDataIfEmpty(app.db, silent as never);
+  app = await startTestApp({ demo: true });
   // Two companies of one made-up name, in two countries.
   scratch = await mkdtemp(join(tmpdir(), 'vda-match-'));
   const twins = [

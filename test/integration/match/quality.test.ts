@@ -5,16 +5,15 @@
  * docs/finding-companies.md; the floors here keep them from sliding unnoticed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../../src/data/demo.ts';
 import type { MatchRecord } from '../../../src/match/input.ts';
 import { runMatch } from '../../../src/match/run.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import type { TestDatabase } from '../../helpers/db.ts';
+import { createDemoDatabase } from '../../helpers/demo-database.ts';
 
 let db: TestDatabase;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await loadDemoDataIfEmpty(db, { info: () => undefined, warn: () => undefined } as never);
+  db = await createDemoDatabase();
 }, 300_000);
 
 afterAll(async () => db?.destroy());

@@ -3,7 +3,6 @@
  * typos, prefixes, legal forms, accents, case and punctuation; kinds and permissions; limits and errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../../src/data/demo.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
 
@@ -17,11 +16,9 @@ interface Hit {
 
 let app: TestApp;
 let auth: TestCredentials;
-const quiet = { info: () => undefined, warn: () => undefined };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  expect((await loadDemoDataIfEmpty(app.db, quiet as never)).loaded).toBe(true);
+  app = await startTestApp({ demo: true });
   auth = await createApiKeyAndToken(app);
 }, 900_000);
 

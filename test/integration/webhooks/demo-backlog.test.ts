@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadDemoDataIfEmpty } from '../../../src/data/demo.ts';
 import { importDirectory } from '../../../src/data/import/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken } from '../../helpers/auth.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import type { TestDatabase } from '../../helpers/db.ts';
+import { createDemoDatabase } from '../../helpers/demo-database.ts';
 import { call } from '../management/support.ts';
 import { createWebhook, DELIVERY_ENV, startReceiver, type Receiver } from './support.ts';
 
@@ -21,12 +21,10 @@ let db: TestDatabase;
 let app: TestApp | undefined;
 let receiver: Receiver;
 let dir: string;
-const quiet = { info: () => undefined, warn: () => undefined };
 const COMPANY = 9_000_001;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  expect((await loadDemoDataIfEmpty(db, quiet as never)).loaded).toBe(true);
+  db = await createDemoDatabase();
   receiver = await startReceiver();
   dir = await mkdtemp(join(tmpdir(), 'demo-backlog-'));
 }, 600_000);
