@@ -2,15 +2,25 @@
  * Similar companies as one SQL statement (docs/finding-companies.md, "Similar companies"). The source's signals (its tags
  * and, when the caller may read investors, its investors) each get a weight from how rare they are,
  * ln(1 + N / df), from counts kept beside the data (tags.entity_count, entity_stats.active_entities,
- * investors.portfolio_count), so no request counts them. Candidates are the entities on those signals'
- * index entries (entity_tags(tag_id, entity_id), round_investors(investor_id, round_id)); each gets
- * the sum of the weights it shares. Location and launch year add at most BONUS_MAX, so only candidates
- * within BONUS_MAX of the limit-th best shared weight (among those the filter keeps) can reach the top:
- * only those rows of `entities` are read and scored, which keeps a million-entity table fast.
+ * investors.portfolio_count), so no request counts them. A candidate's shared weight is the sum of the
+ * weights it shares; location and launch year add at most BONUS_MAX.
  *
- *   WITH src, corpus, sig (signal, weight), hits (candidate, signal), shared (candidate, Σ weight),
- *        floor (limit-th best eligible shared weight − BONUS_MAX), scored (+ location, + launch year)
- *   SELECT found, json of the top `limit` with their reasons
+ * A common tag is on 85,000 of a million entities, so the statement avoids reading every carrier:
+ *  1. bound: a few real candidates, scored from below (the first `limit` eligible carriers of all the
+ *     source's tags, and of its rarest tags that are expected on at least 2 × limit entities; the best
+ *     investor carriers): the `limit`-th best of them is a lower bound L on the `limit`-th best score.
+ *  2. Only candidates sharing at least L − BONUS_MAX can reach the top. Investor carriers are few (their
+ *     index entries are read); a candidate sharing no investor must carry a set of the source's tags
+ *     weighing that much, so the statement lists the smallest such sets and asks the GIN index of
+ *     entity_tag_sets for each set's carriers (`tag_ids @> set`): a common tag then only narrows.
+ *  3. As before, the limit-th best eligible shared weight less BONUS_MAX (the floor) leaves the few
+ *     candidates whose rows are read and scored.
+ * Without a bound (fewer than `limit` eligible candidates found, or more than MAX_TAGS tags), every
+ * carrier is summed from the index entries as before: slower, the same answer.
+ *
+ *   WITH src, corpus, sig (signal, weight), st (tags, rarest first), inv (investor carriers, Σ weight),
+ *        pilot/bound (L), mode, subsets, tagged, shared (candidate, Σ weight), floor, scored, best
+ *   SELECT found, json of the top `limit` with their reasons, how the candidates were found
  */
 import type { Models } from './model.ts';
 import { Statement } from './statement.ts';
@@ -22,6 +32,8 @@ export const LOCATION_WEIGHT = { city: 1, country: 0.5 } as const;
 export const LAUNCH_YEAR_SPAN = 4;
 /** The most location and launch year add together. */
 export const BONUS_MAX = LOCATION_WEIGHT.city + 1;
+/** Sources with more tags than this are not pruned: the tag sets that reach the bound are enumerated (2^tags). */
+export const MAX_TAGS = 12;
 
 /** How many of the best candidates the floor's walk may read before it gives up and scores them all. */
 const FLOOR_WALK = 5_000;
@@ -35,6 +47,18 @@ export interface SimilarStatement {
   params: unknown[];
 }
 
+/** How the statement found its candidates (the `plan` column): for tests and the bench, not for clients. */
+export interface SimilarPlan {
+  /** Whether the bound pruned (false: every carrier was summed). */
+  pruned: boolean;
+  /** The lower bound on the `limit`-th score, or null. */
+  bound: number | null;
+  /** Tag sets whose carriers were listed. */
+  subsets: number[][];
+  /** Candidates whose shared weight was computed. */
+  examined: number;
+}
+
 /** `where`: the filter's where input (readListRequest) over the candidate rows. */
 export function similarStatement(models: Models, id: number, limit: number, withInvestors: boolean, where: object): SimilarStatement {
   const statement = new Statement(models);
@@ -46,27 +70,82 @@ export function similarStatement(models: Models, id: number, limit: number, with
   // Weights are summed in units of 1e-4 as integers: exact (reasons add up to the score to the last
   // digit, equal sums tie and fall to the id) and cheaper to add up over many candidates than numerics.
   const w = (df: string) => `round(ln(1 + corpus.n / greatest(${df}, 1)) * ${UNIT})::int`;
+  const loc = `CASE WHEN c.hq_country = '' OR c.hq_country <> src.hq_country THEN 0
+              WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city * UNIT} ELSE ${LOCATION_WEIGHT.country * UNIT} END`;
+  const yr = `round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0) * ${UNIT})::int`;
+  // The weight of the source's tags among `tags` (an entity_tag_sets array).
+  const tagShare = (tags: string) => `coalesce((SELECT sum(q.w) FROM st q WHERE q.ref = ANY ((${tags})::int[])), 0)`;
   const sql = `
 WITH src AS (
   SELECT e.id, e.hq_country, e.hq_city, e.launch_year FROM entities e WHERE e.id = ${source}::int AND e.deleted_at IS NULL
 ), corpus AS (
   SELECT greatest(max(s.active_entities), 1)::float8 AS n FROM entity_stats s
 ), sig AS (
-  SELECT 'tag'::text AS kind, t.id AS ref, t.name AS detail, ${w('t.entity_count')} AS w
+  SELECT 'tag'::text AS kind, t.id AS ref, t.name AS detail, ${w('t.entity_count')} AS w, t.entity_count AS df
     FROM src JOIN entity_tags st ON st.entity_id = src.id JOIN tags t ON t.id = st.tag_id CROSS JOIN corpus
   UNION ALL
-  SELECT 'investor', i.id, ie.name, ${w('i.portfolio_count')}
+  SELECT 'investor', i.id, ie.name, ${w('i.portfolio_count')}, i.portfolio_count
     FROM (SELECT DISTINCT ri.investor_id FROM src JOIN funding_rounds r ON r.entity_id = src.id
             JOIN round_investors ri ON ri.round_id = r.id WHERE ${investors}::boolean) si
     JOIN investors i ON i.id = si.investor_id JOIN entities ie ON ie.id = i.id AND ie.deleted_at IS NULL CROSS JOIN corpus
-), hits AS (
-  SELECT et.entity_id AS id, s.w FROM sig s JOIN entity_tags et ON et.tag_id = s.ref WHERE s.kind = 'tag'
-  UNION ALL
-  SELECT b.id, s.w FROM sig s CROSS JOIN LATERAL (
+), st AS MATERIALIZED (
+  -- The source's tags rarest first; \`carriers\`: how many entities carry this tag and all rarer ones,
+  -- were tags independent (an estimate, only used to choose which sets the bound reads).
+  SELECT s.ref, s.w, (row_number() OVER o - 1)::int AS k, corpus.n * exp(sum(ln(greatest(s.df, 1) / corpus.n)) OVER o) AS carriers
+    FROM sig s CROSS JOIN corpus WHERE s.kind = 'tag' WINDOW o AS (ORDER BY s.w DESC, s.ref)
+), inv AS MATERIALIZED (
+  SELECT b.id, sum(s.w)::int AS w FROM sig s CROSS JOIN LATERAL (
     SELECT DISTINCT r.entity_id AS id FROM round_investors ri JOIN funding_rounds r ON r.id = ri.round_id WHERE ri.investor_id = s.ref
-  ) b WHERE s.kind = 'investor'
+  ) b WHERE s.kind = 'investor' GROUP BY b.id
+), pilot AS (
+  -- Real candidates scored from below (investors left out of the tag carriers' scores): any
+  -- limit of them bound the limit-th best score from below, whichever they are.
+  SELECT p.id, max(p.score) AS score FROM (
+    SELECT c.id, ${tagShare('c.tag_ids')} + c.loc + coalesce(c.yr, 0) AS score
+      FROM (SELECT l.k, (SELECT array_agg(x.ref) FROM st x WHERE x.k <= l.k) AS tags FROM st l
+             WHERE l.k = (SELECT max(x.k) FROM st x) OR l.k = (SELECT max(x.k) FROM st x WHERE x.carriers >= 2 * ${top}::int)) l
+      CROSS JOIN LATERAL (
+        -- The planner cannot know how many carry a set only known at run time; the test repeated
+        -- (not indexable) makes it expect few, so it takes the GIN index over a scan of every set.
+        SELECT c.id, ts.tag_ids, ${loc} AS loc, ${yr} AS yr
+          FROM entity_tag_sets ts JOIN entities c ON c.id = ts.entity_id CROSS JOIN src
+         WHERE ts.tag_ids @> l.tags AND (ts.tag_ids @> l.tags) IS TRUE AND ${eligible} LIMIT ${top}::int
+      ) c
+    UNION ALL
+    (SELECT c.id, i.w + ${tagShare('(SELECT ts.tag_ids FROM entity_tag_sets ts WHERE ts.entity_id = i.id)')} + c.loc + coalesce(c.yr, 0)
+      FROM (SELECT * FROM inv ORDER BY w DESC LIMIT ${FLOOR_WALK}) i
+      CROSS JOIN LATERAL (SELECT c.id, ${loc} AS loc, ${yr} AS yr FROM entities c CROSS JOIN src WHERE c.id = i.id AND ${eligible} OFFSET 0) c
+     LIMIT ${top}::int)
+  ) p GROUP BY p.id
+), mode AS (
+  SELECT b.l IS NOT NULL AND b.l > ${BONUS_MAX * UNIT} AND (SELECT count(*) FROM st) <= ${MAX_TAGS} AS pruned, b.l, b.l - ${BONUS_MAX * UNIT} AS x
+    FROM (SELECT CASE WHEN count(*) < ${top}::int THEN NULL ELSE min(k.score) END AS l
+            FROM (SELECT p.score FROM pilot p ORDER BY p.score DESC LIMIT ${top}::int) k) b
+), subsets AS (
+  -- The smallest sets of the source's tags weighing at least x: a candidate sharing no investor
+  -- must carry one of them to reach the bound.
+  SELECT m.tags FROM mode, (
+    SELECT g.mask, array_agg(st.ref ORDER BY st.ref) AS tags, sum(st.w) AS w, min(st.w) AS least
+      FROM generate_series(1, (1 << least((SELECT count(*) FROM st), ${MAX_TAGS})::int) - 1) g(mask) JOIN st ON g.mask & (1 << st.k) <> 0
+     GROUP BY g.mask
+  ) m WHERE mode.pruned AND m.w >= mode.x AND m.w - m.least < mode.x
+), tagged AS MATERIALIZED (
+  SELECT DISTINCT ts.entity_id AS id, ts.tag_ids FROM subsets m CROSS JOIN LATERAL (
+    SELECT ts.entity_id, ts.tag_ids FROM entity_tag_sets ts WHERE ts.tag_ids @> m.tags
+  ) ts
 ), shared AS MATERIALIZED (
-  SELECT h.id, sum(h.w) AS w FROM hits h GROUP BY h.id
+  SELECT k.id, k.w FROM (
+    SELECT coalesce(t.id, i.id) AS id,
+           ${tagShare('coalesce(t.tag_ids, (SELECT ts.tag_ids FROM entity_tag_sets ts WHERE ts.entity_id = i.id))')} + coalesce(i.w, 0) AS w
+      FROM tagged t FULL JOIN inv i ON i.id = t.id
+  ) k WHERE (SELECT mode.pruned FROM mode) AND k.w >= (SELECT mode.x FROM mode)
+  UNION ALL
+  -- No bound: every carrier, summed from the index entries.
+  SELECT h.id, sum(h.w)::int FROM (
+    SELECT et.entity_id AS id, s.w FROM st s JOIN entity_tags et ON et.tag_id = s.ref
+    UNION ALL
+    SELECT i.id, i.w FROM inv i
+  ) h WHERE NOT (SELECT mode.pruned FROM mode) GROUP BY h.id
 ), floor AS (
   -- Walks the candidates best first, reading each one's row (a subquery per row, so the walk stops
   -- at the limit-th eligible one rather than joining every candidate). Were the order lost, the
@@ -78,10 +157,7 @@ WITH src AS (
      WHERE (SELECT true FROM entities c WHERE c.id = sh.id AND ${eligible}) LIMIT ${top}::int
   ) k
 ), scored AS (
-  SELECT c.id, c.name, c.hq_country, c.hq_city, c.launch_year, sh.w AS shared,
-         CASE WHEN c.hq_country = '' OR c.hq_country <> src.hq_country THEN 0
-              WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city * UNIT} ELSE ${LOCATION_WEIGHT.country * UNIT} END AS loc,
-         round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0) * ${UNIT})::int AS yr
+  SELECT c.id, c.name, c.hq_country, c.hq_city, c.launch_year, sh.w AS shared, ${loc} AS loc, ${yr} AS yr
     FROM (SELECT * FROM shared sh WHERE sh.w >= (SELECT floor.w FROM floor)) sh
     CROSS JOIN src
     CROSS JOIN LATERAL (SELECT c.* FROM entities c WHERE c.id = sh.id AND ${eligible} OFFSET 0) c
@@ -90,7 +166,10 @@ WITH src AS (
 )
 SELECT (SELECT count(*) FROM src)::int AS found,
   (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
-     ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)::text AS rows`;
+     ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)::text AS rows,
+  (SELECT json_build_object('pruned', coalesce(mode.pruned, false), 'bound', ${units('mode.l')},
+     'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM shared))
+     FROM mode)::text AS plan`;
   return { sql, params: statement.params };
 }
 
