@@ -7,12 +7,12 @@
  *
  * A common tag is on 85,000 of a million entities, so the statement avoids reading every carrier:
  *  1. bound: a few real candidates, scored from below (the first `limit` eligible carriers of all the
- *     source's tags, and of its rarest tags that are expected on at least 2 × limit entities; the best
+ *     source's tags, and of its rarest tags that are expected on PILOT_SPREAD × limit entities; the best
  *     investor carriers): the `limit`-th best of them is a lower bound L on the `limit`-th best score.
  *  2. Only candidates sharing at least L − BONUS_MAX can reach the top. Investor carriers are few (their
  *     index entries are read); a candidate sharing no investor must carry a set of the source's tags
  *     weighing that much, so the statement lists the smallest such sets and asks the GIN index of
- *     entity_tag_sets for each set's carriers (`tag_ids @> set`): a common tag then only narrows.
+ *     similarity_profiles for each set's carriers (`tag_ids @> set`): a common tag then only narrows.
  *  3. As before, the limit-th best eligible shared weight less BONUS_MAX (the floor) leaves the few
  *     candidates whose rows are read and scored.
  * Without a bound (fewer than `limit` eligible candidates found, or more than MAX_TAGS tags), every
@@ -34,6 +34,12 @@ export const LAUNCH_YEAR_SPAN = 4;
 export const BONUS_MAX = LOCATION_WEIGHT.city + 1;
 /** Sources with more tags than this are not pruned: the tag sets that reach the bound are enumerated (2^tags). */
 export const MAX_TAGS = 12;
+
+/**
+ * Besides all the source's tags, the bound reads the carriers of its rarest tags expected on this many
+ * times `limit` entities, so that a filter keeping one candidate in ten still leaves `limit` of them.
+ */
+const PILOT_SPREAD = 20;
 
 /** How many of the best candidates the floor's walk may read before it gives up and scores them all. */
 const FLOOR_WALK = 5_000;
@@ -73,7 +79,7 @@ export function similarStatement(models: Models, id: number, limit: number, with
   const loc = `CASE WHEN c.hq_country = '' OR c.hq_country <> src.hq_country THEN 0
               WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city * UNIT} ELSE ${LOCATION_WEIGHT.country * UNIT} END`;
   const yr = `round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0) * ${UNIT})::int`;
-  // The weight of the source's tags among `tags` (an entity_tag_sets array).
+  // The weight of the source's tags among `tags` (a similarity_profiles array).
   const tagShare = (tags: string) => `coalesce((SELECT sum(q.w) FROM st q WHERE q.ref = ANY ((${tags})::int[])), 0)`;
   const sql = `
 WITH src AS (
@@ -97,23 +103,28 @@ WITH src AS (
   SELECT b.id, sum(s.w)::int AS w FROM sig s CROSS JOIN LATERAL (
     SELECT DISTINCT r.entity_id AS id FROM round_investors ri JOIN funding_rounds r ON r.id = ri.round_id WHERE ri.investor_id = s.ref
   ) b WHERE s.kind = 'investor' GROUP BY b.id
+), invt AS MATERIALIZED (
+  -- Investor carriers are few (an investor backs a few hundred companies): their shared weight, tags
+  -- included, is computed for all of them.
+  SELECT i.id, i.w + ${tagShare('(SELECT ts.tag_ids FROM similarity_profiles ts WHERE ts.entity_id = i.id)')} AS w FROM inv i
 ), pilot AS (
   -- Real candidates scored from below (investors left out of the tag carriers' scores): any
-  -- limit of them bound the limit-th best score from below, whichever they are.
+  -- limit of them bound the limit-th best score from below, whichever they are. The sets read go
+  -- from all the source's tags down to its rarest tags expected on PILOT_SPREAD × limit entities.
   SELECT p.id, max(p.score) AS score FROM (
     SELECT c.id, ${tagShare('c.tag_ids')} + c.loc + coalesce(c.yr, 0) AS score
       FROM (SELECT l.k, (SELECT array_agg(x.ref) FROM st x WHERE x.k <= l.k) AS tags FROM st l
-             WHERE l.k = (SELECT max(x.k) FROM st x) OR l.k = (SELECT max(x.k) FROM st x WHERE x.carriers >= 2 * ${top}::int)) l
+             WHERE l.k >= coalesce((SELECT max(x.k) FROM st x WHERE x.carriers >= ${PILOT_SPREAD} * ${top}::int), 0)) l
       CROSS JOIN LATERAL (
         -- The planner cannot know how many carry a set only known at run time; the test repeated
         -- (not indexable) makes it expect few, so it takes the GIN index over a scan of every set.
         SELECT c.id, ts.tag_ids, ${loc} AS loc, ${yr} AS yr
-          FROM entity_tag_sets ts JOIN entities c ON c.id = ts.entity_id CROSS JOIN src
+          FROM similarity_profiles ts JOIN entities c ON c.id = ts.entity_id CROSS JOIN src
          WHERE ts.tag_ids @> l.tags AND (ts.tag_ids @> l.tags) IS TRUE AND ${eligible} LIMIT ${top}::int
       ) c
     UNION ALL
-    (SELECT c.id, i.w + ${tagShare('(SELECT ts.tag_ids FROM entity_tag_sets ts WHERE ts.entity_id = i.id)')} + c.loc + coalesce(c.yr, 0)
-      FROM (SELECT * FROM inv ORDER BY w DESC LIMIT ${FLOOR_WALK}) i
+    (SELECT c.id, i.w + c.loc + coalesce(c.yr, 0)
+      FROM (SELECT * FROM invt ORDER BY w DESC LIMIT ${FLOOR_WALK}) i
       CROSS JOIN LATERAL (SELECT c.id, ${loc} AS loc, ${yr} AS yr FROM entities c CROSS JOIN src WHERE c.id = i.id AND ${eligible} OFFSET 0) c
      LIMIT ${top}::int)
   ) p GROUP BY p.id
@@ -130,18 +141,22 @@ WITH src AS (
      GROUP BY g.mask
   ) m WHERE mode.pruned AND m.w >= mode.x AND m.w - m.least < mode.x
 ), tagged AS MATERIALIZED (
-  SELECT DISTINCT ts.entity_id AS id, ts.tag_ids FROM subsets m CROSS JOIN LATERAL (
-    SELECT ts.entity_id, ts.tag_ids FROM entity_tag_sets ts WHERE ts.tag_ids @> m.tags
-  ) ts
+  SELECT DISTINCT p.entity_id AS id, p.tag_ids, p.hq_country, p.hq_city, p.launch_year FROM subsets m CROSS JOIN LATERAL (
+    SELECT p.* FROM similarity_profiles p WHERE p.tag_ids @> m.tags AND p.live AND p.is_company AND p.entity_id <> ${source}::int
+  ) p
+), cand AS MATERIALIZED (
+  -- With a bound: everyone who may reach it, scored from the profiles (investor carriers from their rows).
+  SELECT k.id, k.shared, k.loc, k.yr, k.shared + k.loc + coalesce(k.yr, 0) AS score FROM (
+    SELECT c.id, ${tagShare('c.tag_ids')} AS shared, ${loc} AS loc, ${yr} AS yr
+      FROM tagged c CROSS JOIN src WHERE NOT EXISTS (SELECT 1 FROM inv i WHERE i.id = c.id)
+    UNION ALL
+    SELECT c.id, i.w, ${loc}, ${yr} FROM invt i CROSS JOIN src
+      CROSS JOIN LATERAL (SELECT c.* FROM entities c WHERE c.id = i.id AND ${eligible} OFFSET 0) c
+     WHERE i.w >= (SELECT mode.x FROM mode)
+  ) k WHERE (SELECT mode.pruned FROM mode) AND k.shared >= (SELECT mode.x FROM mode)
 ), shared AS MATERIALIZED (
-  SELECT k.id, k.w FROM (
-    SELECT coalesce(t.id, i.id) AS id,
-           ${tagShare('coalesce(t.tag_ids, (SELECT ts.tag_ids FROM entity_tag_sets ts WHERE ts.entity_id = i.id))')} + coalesce(i.w, 0) AS w
-      FROM tagged t FULL JOIN inv i ON i.id = t.id
-  ) k WHERE (SELECT mode.pruned FROM mode) AND k.w >= (SELECT mode.x FROM mode)
-  UNION ALL
-  -- No bound: every carrier, summed from the index entries.
-  SELECT h.id, sum(h.w)::int FROM (
+  -- No bound: every carrier, its shared weight summed from the index entries.
+  SELECT h.id, sum(h.w)::int AS w FROM (
     SELECT et.entity_id AS id, s.w FROM st s JOIN entity_tags et ON et.tag_id = s.ref
     UNION ALL
     SELECT i.id, i.w FROM inv i
@@ -162,13 +177,20 @@ WITH src AS (
     CROSS JOIN src
     CROSS JOIN LATERAL (SELECT c.* FROM entities c WHERE c.id = sh.id AND ${eligible} OFFSET 0) c
 ), best AS (
-  SELECT s.*, s.shared + s.loc + coalesce(s.yr, 0) AS score FROM scored s ORDER BY score DESC, s.id LIMIT ${top}::int
+  (SELECT s.id, s.name, s.hq_country, s.hq_city, s.launch_year, s.loc, s.yr, s.shared + s.loc + coalesce(s.yr, 0) AS score
+     FROM scored s ORDER BY score DESC, s.id LIMIT ${top}::int)
+  UNION ALL
+  -- With a bound, the candidates best first: rows are read (for the filter) until limit pass.
+  (SELECT k.id, c.name, c.hq_country, c.hq_city, c.launch_year, k.loc, k.yr, k.score
+     FROM (SELECT * FROM cand ORDER BY score DESC, id) k
+     CROSS JOIN LATERAL (SELECT c.* FROM entities c WHERE c.id = k.id AND ${eligible} OFFSET 0) c
+    ORDER BY k.score DESC, k.id LIMIT ${top}::int)
 )
 SELECT (SELECT count(*) FROM src)::int AS found,
   (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
      ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)::text AS rows,
   (SELECT json_build_object('pruned', coalesce(mode.pruned, false), 'bound', ${units('mode.l')},
-     'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM shared))
+     'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM cand) + (SELECT count(*) FROM shared))
      FROM mode)::text AS plan`;
   return { sql, params: statement.params };
 }

@@ -39,7 +39,7 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   ChangeCommit: 'change_commits',
   Change: 'changes',
   EntityStats: 'entity_stats',
-  EntityTagSet: 'entity_tag_sets',
+  SimilarityProfile: 'similarity_profiles',
   ChangeRetention: 'change_retention',
   ChangeFollower: 'change_followers',
   EcosystemMember: 'ecosystem_members',
