@@ -32,6 +32,8 @@ export const LOCATION_WEIGHT = { city: 1, country: 0.5 } as const;
 export const LAUNCH_YEAR_SPAN = 4;
 /** The most location and launch year add together. */
 export const BONUS_MAX = LOCATION_WEIGHT.city + 1;
+/** Above this, location and launch year together mean the same city and launch years at most one apart. */
+const NEAR_BONUS = LOCATION_WEIGHT.country + 1;
 /** Sources with more tags than this are not pruned: the tag sets that reach the bound are enumerated (2^tags). */
 export const MAX_TAGS = 12;
 
@@ -79,6 +81,9 @@ export function similarStatement(models: Models, id: number, limit: number, with
   const loc = `CASE WHEN c.hq_country = '' OR c.hq_country <> src.hq_country THEN 0
               WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city * UNIT} ELSE ${LOCATION_WEIGHT.country * UNIT} END`;
   const yr = `round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0) * ${UNIT})::int`;
+  // Profiles in the source's city (location weight 1) launched at most a year apart from it.
+  const near = (p: string) => `${p}.hq_country = src.hq_country AND ${p}.hq_country <> '' AND ${p}.hq_city = src.hq_city AND ${p}.hq_city <> ''
+         AND ${p}.launch_year BETWEEN src.launch_year - 1 AND src.launch_year + 1`;
   // The weight of the source's tags among `tags` (a similarity_profiles array).
   const tagShare = (tags: string) => `coalesce((SELECT sum(q.w) FROM st q WHERE q.ref = ANY ((${tags})::int[])), 0)`;
   const sql = `
@@ -127,9 +132,19 @@ WITH src AS (
       FROM (SELECT * FROM invt ORDER BY w DESC LIMIT ${FLOOR_WALK}) i
       CROSS JOIN LATERAL (SELECT c.id, ${loc} AS loc, ${yr} AS yr FROM entities c CROSS JOIN src WHERE c.id = i.id AND ${eligible} OFFSET 0) c
      LIMIT ${top}::int)
+    UNION ALL
+    -- Carriers of all the source's tags in its city, launched within a year of it: when there are
+    -- enough, the bound says only such candidates can reach the top (near, below).
+    (SELECT c.id, ${tagShare('c.tag_ids')} + c.loc + coalesce(c.yr, 0) FROM src CROSS JOIN LATERAL (
+       SELECT c.id, ts.tag_ids, ${loc} AS loc, ${yr} AS yr FROM similarity_profiles ts JOIN entities c ON c.id = ts.entity_id
+        WHERE ts.tag_ids @> (SELECT array_agg(x.ref) FROM st x) AND ${near('ts')} AND ${eligible} LIMIT ${top}::int
+     ) c)
   ) p GROUP BY p.id
 ), mode AS (
-  SELECT b.l IS NOT NULL AND b.l > ${BONUS_MAX * UNIT} AND (SELECT count(*) FROM st) <= ${MAX_TAGS} AS pruned, b.l, b.l - ${BONUS_MAX * UNIT} AS x
+  -- near: a candidate sharing no investor shares at most all the source's tags, so it needs location
+  -- and launch year to add more than 1.5 (the same city, launch years at most one apart).
+  SELECT b.l IS NOT NULL AND b.l > ${BONUS_MAX * UNIT} AND (SELECT count(*) FROM st) <= ${MAX_TAGS} AS pruned, b.l, b.l - ${BONUS_MAX * UNIT} AS x,
+         coalesce(b.l - (SELECT sum(st.w) FROM st) > ${NEAR_BONUS * UNIT}, false) AS near
     FROM (SELECT CASE WHEN count(*) < ${top}::int THEN NULL ELSE min(k.score) END AS l
             FROM (SELECT p.score FROM pilot p ORDER BY p.score DESC LIMIT ${top}::int) k) b
 ), subsets AS (
@@ -141,9 +156,14 @@ WITH src AS (
      GROUP BY g.mask
   ) m WHERE mode.pruned AND m.w >= mode.x AND m.w - m.least < mode.x
 ), tagged AS MATERIALIZED (
+  SELECT DISTINCT p.entity_id AS id, p.tag_ids, p.hq_country, p.hq_city, p.launch_year FROM subsets m CROSS JOIN src CROSS JOIN LATERAL (
+    SELECT p.* FROM similarity_profiles p WHERE p.tag_ids @> m.tags AND p.live AND p.is_company AND p.entity_id <> ${source}::int
+       AND ${near('p')}
+  ) p WHERE (SELECT mode.near FROM mode)
+  UNION
   SELECT DISTINCT p.entity_id AS id, p.tag_ids, p.hq_country, p.hq_city, p.launch_year FROM subsets m CROSS JOIN LATERAL (
     SELECT p.* FROM similarity_profiles p WHERE p.tag_ids @> m.tags AND p.live AND p.is_company AND p.entity_id <> ${source}::int
-  ) p
+  ) p WHERE NOT (SELECT mode.near FROM mode)
 ), cand AS MATERIALIZED (
   -- With a bound: everyone who may reach it, scored from the profiles (investor carriers from their rows).
   SELECT k.id, k.shared, k.loc, k.yr, k.shared + k.loc + coalesce(k.yr, 0) AS score FROM (

@@ -44,6 +44,9 @@ SELECT e.id, t.tag_ids, e.is_company, e.deleted_at IS NULL, e.hq_country, e.hq_c
   JOIN entities e ON e.id = t.entity_id;
 
 CREATE INDEX "similarity_profiles_tag_ids_idx" ON "similarity_profiles" USING gin ("tag_ids");
+-- When the bound leaves only candidates in the source's city launched within a year of it, their
+-- profiles are the GIN index's answer intersected with this one's.
+CREATE INDEX "similarity_profiles_place_idx" ON "similarity_profiles" ("hq_country", "hq_city", "launch_year");
 
 CREATE FUNCTION "similarity_profiles_tags_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
