@@ -39,9 +39,9 @@ export const MAX_TAGS = 12;
 
 /**
  * Besides all the source's tags, the bound reads the carriers of its rarest tags expected on this many
- * times `limit` entities, so that a filter keeping one candidate in ten still leaves `limit` of them.
+ * times `limit` entities, so that a filter keeping one candidate in twenty still leaves `limit` of them.
  */
-const PILOT_SPREAD = 20;
+const PILOT_SPREAD = 50;
 
 /** How many of the best candidates the floor's walk may read before it gives up and scores them all. */
 const FLOOR_WALK = 5_000;

@@ -10,6 +10,10 @@
 -- differs from the rows it is made of. An entity without tags has no profile.
 SET LOCAL statement_timeout = 0;
 
+-- An investor's candidates are the companies of the rounds it joined: the round's company read from
+-- the index, not from the round's row.
+CREATE INDEX "funding_rounds_id_entity_id_idx" ON "funding_rounds" ("id") INCLUDE ("entity_id");
+
 CREATE TABLE "similarity_profiles" (
     "entity_id" INTEGER NOT NULL,
     "tag_ids" INTEGER[] NOT NULL,
