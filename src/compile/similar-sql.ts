@@ -61,18 +61,26 @@ export interface SimilarPlan {
   pruned: boolean;
   /** The lower bound on the `limit`-th score, or null. */
   bound: number | null;
+  /** Whether only carriers in the source's city, launched within a year of it, were listed. */
+  near: boolean;
   /** Tag sets whose carriers were listed. */
   subsets: number[][];
   /** Candidates whose shared weight was computed. */
   examined: number;
 }
 
-/** `where`: the filter's where input (readListRequest) over the candidate rows. */
-export function similarStatement(models: Models, id: number, limit: number, withInvestors: boolean, where: object): SimilarStatement {
+/**
+ * `where`: the filter's where input (readListRequest) over the candidate rows. `prune: false` sums
+ * every carrier as the statement did before the bound (the tests compare the two answers).
+ */
+export function similarStatement(
+  models: Models, id: number, limit: number, withInvestors: boolean, where: object, prune = true,
+): SimilarStatement {
   const statement = new Statement(models);
   const source = statement.param(id);
   const top = statement.param(limit);
   const investors = statement.param(withInvestors);
+  const pruning = statement.param(prune);
   // Candidates are live companies other than the source, narrowed by the client's filter.
   const eligible = `c.deleted_at IS NULL AND c.is_company AND c.id <> ${source}::int AND ${whereSql(statement, statement.model('Entity'), 'c', where)}`;
   // Weights are summed in units of 1e-4 as integers: exact (reasons add up to the score to the last
@@ -143,7 +151,7 @@ WITH src AS (
 ), mode AS (
   -- near: a candidate sharing no investor shares at most all the source's tags, so it needs location
   -- and launch year to add more than 1.5 (the same city, launch years at most one apart).
-  SELECT b.l IS NOT NULL AND b.l > ${BONUS_MAX * UNIT} AND (SELECT count(*) FROM st) <= ${MAX_TAGS} AS pruned, b.l, b.l - ${BONUS_MAX * UNIT} AS x,
+  SELECT ${pruning}::boolean AND b.l IS NOT NULL AND b.l > ${BONUS_MAX * UNIT} AND (SELECT count(*) FROM st) <= ${MAX_TAGS} AS pruned, b.l, b.l - ${BONUS_MAX * UNIT} AS x,
          coalesce(b.l - (SELECT sum(st.w) FROM st) > ${NEAR_BONUS * UNIT}, false) AS near
     FROM (SELECT CASE WHEN count(*) < ${top}::int THEN NULL ELSE min(k.score) END AS l
             FROM (SELECT p.score FROM pilot p ORDER BY p.score DESC LIMIT ${top}::int) k) b
@@ -209,7 +217,7 @@ WITH src AS (
 SELECT (SELECT count(*) FROM src)::int AS found,
   (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
      ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)::text AS rows,
-  (SELECT json_build_object('pruned', coalesce(mode.pruned, false), 'bound', ${units('mode.l')},
+  (SELECT json_build_object('pruned', coalesce(mode.pruned, false), 'near', mode.pruned AND mode.near, 'bound', ${units('mode.l')},
      'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM cand) + (SELECT count(*) FROM shared))
      FROM mode)::text AS plan`;
   return { sql, params: statement.params };
