@@ -6,21 +6,26 @@
  * weights it shares; location and launch year add at most BONUS_MAX.
  *
  * A common tag is on 85,000 of a million entities, so the statement avoids reading every carrier:
- *  1. bound: a few real candidates, scored from below (the first `limit` eligible carriers of all the
- *     source's tags, and of its rarest tags that are expected on PILOT_SPREAD × limit entities; the best
- *     investor carriers): the `limit`-th best of them is a lower bound L on the `limit`-th best score.
- *  2. Only candidates sharing at least L − BONUS_MAX can reach the top. Investor carriers are few (their
- *     index entries are read); a candidate sharing no investor must carry a set of the source's tags
- *     weighing that much, so the statement lists the smallest such sets and asks the GIN index of
- *     similarity_profiles for each set's carriers (`tag_ids @> set`): a common tag then only narrows.
- *  3. As before, the limit-th best eligible shared weight less BONUS_MAX (the floor) leaves the few
- *     candidates whose rows are read and scored.
+ *  1. bound: real candidates scored from below, the `limit`-th best of which is a lower bound L on
+ *     the `limit`-th best score: the first `limit` eligible carriers of all the source's tags, of all
+ *     of them in its city launched within a year of it, and of its rarest tags down to those expected
+ *     on PILOT_SPREAD × limit entities; the best investor carriers.
+ *  2. Only candidates sharing at least x = L − BONUS_MAX can reach the top. Investor carriers are few
+ *     (their index entries are read, their shared weight computed); a candidate sharing no investor
+ *     must carry a set of the source's tags weighing x, so the statement lists the smallest such sets
+ *     and asks the GIN index of similarity_profiles for each set's carriers (`tag_ids @> set`): a
+ *     common tag then only narrows. When L exceeds all the tags' weight by more than 1.5, such a
+ *     candidate must also be in the source's city, launched within a year (near): a place index
+ *     narrows the carriers further.
+ *  3. The candidates are scored from their profiles and walked best first; rows are read (for the
+ *     filter) until `limit` pass.
  * Without a bound (fewer than `limit` eligible candidates found, or more than MAX_TAGS tags), every
- * carrier is summed from the index entries as before: slower, the same answer.
+ * carrier is summed from the index entries as before the bound, and the floor (the limit-th best
+ * eligible shared weight less BONUS_MAX) leaves the candidates whose rows are read: slower, the same answer.
  *
- *   WITH src, corpus, sig (signal, weight), st (tags, rarest first), inv (investor carriers, Σ weight),
- *        pilot/bound (L), mode, subsets, tagged, shared (candidate, Σ weight), floor, scored, best
- *   SELECT found, json of the top `limit` with their reasons, how the candidates were found
+ *   WITH src, corpus, sig (signal, weight), st (tags, rarest first), inv/invt (investor carriers),
+ *        pilot, mode (L, x, near), subsets, tagged, cand (with a bound) | shared, floor, scored (without), best
+ *   SELECT found, json of the top `limit` with their reasons, how the candidates were found (plan)
  */
 import type { Models } from './model.ts';
 import { Statement } from './statement.ts';
