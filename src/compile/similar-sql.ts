@@ -87,6 +87,7 @@ export function similarStatement(
   const investors = statement.param(withInvestors);
   const pruning = statement.param(prune);
   // Candidates are live companies other than the source, narrowed by the client's filter.
+  const liveOnly = onlyLiveness(where);
   const eligible = `c.deleted_at IS NULL AND c.is_company AND c.id <> ${source}::int AND ${whereSql(statement, statement.model('Entity'), 'c', where)}`;
   // Weights are summed in units of 1e-4 as integers: exact (reasons add up to the score to the last
   // digit, equal sums tie and fall to the id) and cheaper to add up over many candidates than numerics.
@@ -94,6 +95,14 @@ export function similarStatement(
   const loc = `CASE WHEN c.hq_country = '' OR c.hq_country <> src.hq_country THEN 0
               WHEN c.hq_city <> '' AND c.hq_city = src.hq_city THEN ${LOCATION_WEIGHT.city * UNIT} ELSE ${LOCATION_WEIGHT.country * UNIT} END`;
   const yr = `round(greatest(0, 1 - abs(c.launch_year - src.launch_year) / ${LAUNCH_YEAR_SPAN}.0) * ${UNIT})::int`;
+  // The first `limit` eligible carriers that `where(profile)` selects, with their tags and bonus: from the
+  // profiles alone when the client filters nothing (they say whether an entity is a live company).
+  const carriers = (where: (p: string) => string) =>
+    liveOnly
+      ? `SELECT c.entity_id AS id, c.tag_ids, ${loc} AS loc, ${yr} AS yr FROM similarity_profiles c CROSS JOIN src
+          WHERE ${where('c')} AND c.live AND c.is_company AND c.entity_id <> ${source}::int LIMIT ${top}::int`
+      : `SELECT c.id, ts.tag_ids, ${loc} AS loc, ${yr} AS yr FROM similarity_profiles ts JOIN entities c ON c.id = ts.entity_id
+          CROSS JOIN src WHERE ${where('ts')} AND ${eligible} LIMIT ${top}::int`;
   // Profiles in the source's city (location weight 1) launched at most a year apart from it.
   const near = (p: string) => `${p}.hq_country = src.hq_country AND ${p}.hq_country <> '' AND ${p}.hq_city = src.hq_city AND ${p}.hq_city <> ''
          AND ${p}.launch_year BETWEEN src.launch_year - 1 AND src.launch_year + 1`;
@@ -136,9 +145,7 @@ WITH src AS (
       CROSS JOIN LATERAL (
         -- The planner cannot know how many carry a set only known at run time; the test repeated
         -- (not indexable) makes it expect few, so it takes the GIN index over a scan of every set.
-        SELECT c.id, ts.tag_ids, ${loc} AS loc, ${yr} AS yr
-          FROM similarity_profiles ts JOIN entities c ON c.id = ts.entity_id CROSS JOIN src
-         WHERE ts.tag_ids @> l.tags AND (ts.tag_ids @> l.tags) IS TRUE AND ${eligible} LIMIT ${top}::int
+        ${carriers((p) => `${p}.tag_ids @> l.tags AND (${p}.tag_ids @> l.tags) IS TRUE`)}
       ) c
     UNION ALL
     (SELECT c.id, i.w + c.loc + coalesce(c.yr, 0)
@@ -148,10 +155,10 @@ WITH src AS (
     UNION ALL
     -- Carriers of all the source's tags in its city, launched within a year of it: when there are
     -- enough, the bound says only such candidates can reach the top (near, below).
+    -- Worth reading only when all the tags' carriers are many.
     (SELECT c.id, ${tagShare('c.tag_ids')} + c.loc + coalesce(c.yr, 0) FROM src CROSS JOIN LATERAL (
-       SELECT c.id, ts.tag_ids, ${loc} AS loc, ${yr} AS yr FROM similarity_profiles ts JOIN entities c ON c.id = ts.entity_id
-        WHERE ts.tag_ids @> (SELECT array_agg(x.ref) FROM st x) AND ${near('ts')} AND ${eligible} LIMIT ${top}::int
-     ) c)
+       ${carriers((p) => `${p}.tag_ids @> (SELECT array_agg(x.ref) FROM st x) AND ${near(p)}`)}
+     ) c WHERE (SELECT min(x.carriers) FROM st x) >= ${PILOT_SPREAD} * ${top}::int)
   ) p GROUP BY p.id
 ), mode AS (
   -- near: a candidate sharing no investor shares at most all the source's tags, so it needs location
@@ -226,6 +233,17 @@ SELECT (SELECT count(*) FROM src)::int AS found,
      'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM cand) + (SELECT count(*) FROM shared))
      FROM mode)::text AS plan`;
   return { sql, params: statement.params };
+}
+
+/** Whether a where input asks no more than that the entity is not deleted (the list's own scope). */
+function onlyLiveness(where: unknown): boolean {
+  if (!where || typeof where !== 'object' || Array.isArray(where)) return false;
+  return Object.entries(where).every(
+    ([key, value]) =>
+      value === undefined ||
+      (key === 'deleted_at' && value === null) ||
+      (key === 'AND' && (Array.isArray(value) ? value : [value]).every(onlyLiveness)),
+  );
 }
 
 /** The reasons of candidate `b` against `src`, strongest first: they sum to its score. */
