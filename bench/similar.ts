@@ -6,7 +6,8 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/venture_bench_1m npm run bench:similar
  *
- * BENCH_EXPLAIN=<id> prints the plan of the default statement for that entity instead (EXPLAIN ANALYZE).
+ * BENCH_EXPLAIN=<id> prints the plan of the default statement for that entity instead (EXPLAIN ANALYZE),
+ * and the statement's own account of how it found the candidates (its plan column).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -43,10 +44,14 @@ async function explain(client: pg.Client, id: number): Promise<void> {
   const { sql, params } = similarStatement(readModels(), id, 10, true, { deleted_at: null });
   const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
   console.log(rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n'));
+  const { rows: [answer] } = await client.query<{ plan: string }>(sql, params);
+  console.log(`how the candidates were found: ${answer!.plan}`);
 }
 
 async function main(): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
+  // JIT off as on the server's connections (src/db/postgres.ts): a plan printed with JIT compiling
+  // hundreds of milliseconds would not be the plan a request runs.
+  const client = new pg.Client({ connectionString: DATABASE_URL, options: '-c jit=off' });
   await client.connect();
   if (process.env.BENCH_EXPLAIN) {
     await explain(client, Number(process.env.BENCH_EXPLAIN));

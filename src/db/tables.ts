@@ -39,6 +39,7 @@ export const TABLES: Readonly<Record<Prisma.ModelName, string>> = Object.freeze(
   ChangeCommit: 'change_commits',
   Change: 'changes',
   EntityStats: 'entity_stats',
+  SimilarityProfile: 'similarity_profiles',
   ChangeRetention: 'change_retention',
   ChangeFollower: 'change_followers',
   EcosystemMember: 'ecosystem_members',
