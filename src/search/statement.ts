@@ -6,8 +6,9 @@
  * Per kind, three bounded tiers of candidates, each at most `limit` rows from an index:
  * - exact: the normalised name equals the query (btree equality), score 1;
  * - prefix: the name starts with the query (a btree range), score 0.9;
- * - fuzzy: trigram similarity of the whole name or of its words (GIN), score 0.8 × similarity; only
- *   scanned when the prefix tier came back short of `limit`, since none of it could rank higher.
+ * - fuzzy: trigram similarity of the whole name or of its words (GIN over the list of distinct names,
+ *   then each name's rows by the btree), score 0.8 × similarity; only scanned when the prefix tier
+ *   came back short of `limit`, since none of it could rank higher.
  * Within a tier the most funded come first (founders: by id); the hits are merged by score, then prominence.
  */
 import type { CancelSignal, SqlClient } from '../db/client.ts';
@@ -52,6 +53,10 @@ interface Source {
   cut: string;
   /** The next tie-breaker: rounds raised and portfolio companies, or companies founded. */
   count: string;
+  /** The function listing the source's distinct names most similar to the query (the fuzzy tier's names). */
+  similarNames: string;
+  /** The order of one name's rows in its btree, `cut`'s order: columns of `x`, each with its direction. */
+  byName: string[];
 }
 
 const COMPANIES_OF_FOUNDER = 'founder_companies fc JOIN entities c ON c.id = fc.entity_id WHERE fc.founder_id = x.id AND c.deleted_at IS NULL';
@@ -77,6 +82,8 @@ function sources(kinds: readonly SearchKind[]): Source[] {
       // `+ 0`: no index sorts by it, so the planner never walks the funding index filtering by name.
       cut: 'x.total_funding_usd + 0 DESC',
       count: `(coalesce(${profile('portfolio_count')}, 0) + (SELECT count(*) FROM funding_rounds r WHERE r.entity_id = x.id))`,
+      similarNames: 'similar_entity_names',
+      byName: ['total_funding_usd DESC', 'id'],
     });
   }
   if (kinds.includes('founder')) {
@@ -88,6 +95,8 @@ function sources(kinds: readonly SearchKind[]): Source[] {
       prominence: `(SELECT coalesce(sum(c.total_funding_usd), 0) FROM ${COMPANIES_OF_FOUNDER})`,
       cut: 'x.id + 0',
       count: `(SELECT count(*) FROM ${COMPANIES_OF_FOUNDER})`,
+      similarNames: 'similar_founder_names',
+      byName: ['id'],
     });
   }
   return found;
@@ -118,31 +127,44 @@ function fuzzyQuality({ trgm, fuzzy }: ExtensionSchemas): string {
   return `greatest(${trigrams}, 1 - ${edits}::float8 / greatest(length(${T}), 1))`;
 }
 
+/**
+ * The fuzzy tier, only when the prefix tier came back short: the FUZZY_POOL names of the source's
+ * name list most similar to the query (the trigram index of a few thousand names, where one over the
+ * rows would recheck every row of every similar name), then the rows of each name, cut as the other
+ * tiers are, and of all those the FUZZY_POOL rows of the most similar names.
+ */
+function fuzzyTier(source: Source): string[] {
+  const of = source.name;
+  const columns = source.byName.map((column) => column.split(' ')[0]!);
+  const within = (table: string) => source.byName.map((column) => `${table}.${column}`).join(', ');
+  return [
+    // A function of the name lists migration, which keeps the planner on the trigram index.
+    `${of}_names AS (SELECT n.name, n.similarity FROM ${source.similarNames}(${T}, ${FUZZY_POOL}) n
+      WHERE ${T} <> '' AND (SELECT count(*) FROM ${of}_prefix) < $2)`,
+    `${of}_fuzzy AS (SELECT c.id FROM ${of}_names n CROSS JOIN LATERAL (
+      SELECT ${columns.map((column) => `x.${column}`).join(', ')} FROM ${source.from}
+       WHERE ${source.live} AND (x.search_name COLLATE "C") = n.name ORDER BY ${within('x')} LIMIT $2) c
+      ORDER BY n.similarity DESC, ${within('c')} LIMIT ${FUZZY_POOL})`,
+  ];
+}
+
 /** The source's tiers and its scored hits, as CTEs named after the source. */
 function sourceCtes(source: Source, order: number, schemas: ExtensionSchemas): string[] {
   const { name: of, from, live, prominence } = source;
   const name = 'x.search_name COLLATE "C"';
-  const tiers: [tier: string, where: string, limit: string][] = [
-    ['exact', `${name} = ${T}`, '$2'],
+  const tiers: [tier: string, where: string][] = [
+    ['exact', `${name} = ${T}`],
     // A range, not LIKE: its bounds are a parameter, so a plan for any query still uses the index.
-    ['prefix', `${name} >= ${T} AND ${name} < ${T} || chr(1114111)`, '$2'],
-    [
-      'fuzzy',
-      `(SELECT count(*) FROM ${of}_prefix) < $2
-         AND (x.search_name OPERATOR(${schemas.trgm}.%) ${T} OR ${T} OPERATOR(${schemas.trgm}.<%) x.search_name)`,
-      String(FUZZY_POOL),
-    ],
+    ['prefix', `${name} >= ${T} AND ${name} < ${T} || chr(1114111)`],
   ];
-  if (of === 'org') tiers.push(['domain', `$3::text IS NOT NULL AND x.website_domain = $3::text`, '$2']);
-  const ctes = tiers.map(([tier, where, limit]) => {
+  if (of === 'org') tiers.push(['domain', `$3::text IS NOT NULL AND x.website_domain = $3::text`]);
+  const ctes = tiers.map(([tier, where]) => {
     // A query that normalises to nothing (`!!!`) matches no name; the guard is a one-time filter.
     const named = tier === 'domain' ? '' : `${T} <> '' AND `;
-    // The fuzzy pool is picked by similarity alone: a prominence per trigram candidate (thousands at
-    // scale) would cost more than the pool's scoring, and the estimate alone would wake the JIT.
-    const order = tier === 'fuzzy' ? `${schemas.trgm}.similarity(x.search_name, ${T}) DESC` : source.cut;
-    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${order}, x.id LIMIT ${limit})`;
+    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${source.cut}, x.id LIMIT $2)`;
   });
-  const candidates = tiers.map(([tier]) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
+  ctes.push(...fuzzyTier(source));
+  const candidates = [...tiers.map(([tier]) => tier), 'fuzzy'].map((tier) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
   const byDomain = of === 'org' ? 'x.website_domain = $3::text' : 'false';
   // The text that matched: the website when the query was its domain.
   const matched = of === 'org' ? `CASE WHEN ${byDomain} THEN x.website ELSE x.name END` : 'x.name';
