@@ -143,7 +143,7 @@ function fuzzyTier(source: Source): string[] {
       WHERE ${T} <> '' AND (SELECT count(*) FROM ${of}_prefix) < $2)`,
     `${of}_fuzzy AS (SELECT c.id FROM ${of}_names n CROSS JOIN LATERAL (
       SELECT ${columns.map((column) => `x.${column}`).join(', ')} FROM ${source.from}
-       WHERE ${source.live} AND (x.search_name COLLATE "C") = n.name ORDER BY ${within('x')} LIMIT $2) c
+       WHERE ${source.live} AND (x.search_name COLLATE "C") = n.name ORDER BY ${within('x')} LIMIT ${FUZZY_POOL}) c
       ORDER BY n.similarity DESC, ${within('c')} LIMIT ${FUZZY_POOL})`,
   ];
 }
