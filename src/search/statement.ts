@@ -167,9 +167,11 @@ function prefixTier(source: Source): string {
 function fuzzyTier(source: Source): string {
   const of = source.name;
   // A function of the name lists migration, which keeps the planner on the trigram index.
+  // Ordered here and by the same keys first below, so the rows are read name by name (an incremental
+  // sort) and reading stops at FUZZY_POOL rows: the most similar name may alone fill the pool.
   const similar = `(SELECT n.name, n.similarity FROM ${source.similarNames}(${T}, ${FUZZY_POOL}) n
-      WHERE ${T} <> '' AND (SELECT count(*) FROM ${of}_prefix) < $2) n`;
-  return `${of}_fuzzy AS (${rowsOfNames(source, similar, String(FUZZY_POOL), 'n.similarity DESC, ', String(FUZZY_POOL))})`;
+      WHERE ${T} <> '' AND (SELECT count(*) FROM ${of}_prefix) < $2 ORDER BY n.similarity DESC, n.name) n`;
+  return `${of}_fuzzy AS (${rowsOfNames(source, similar, String(FUZZY_POOL), 'n.similarity DESC, n.name, ', String(FUZZY_POOL))})`;
 }
 
 /** The source's tiers and its scored hits, as CTEs named after the source. */
