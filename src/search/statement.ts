@@ -155,7 +155,7 @@ function rowsOfNames(source: Source, names: string, perName: string, first: stri
 function prefixTier(source: Source): string {
   const names = `${source.names} n`;
   const range = `WHERE ${T} <> '' AND n.name >= ${T} AND n.name < ${T} || chr(1114111)`;
-  return `${source.name}_prefix AS (${rowsOfNames(source, `(SELECT n.name FROM ${names} ${range}) n`, '$2', '', '$2')})`;
+  return `${source.name}_prefix AS (${rowsOfNames(source, `(SELECT DISTINCT n.name FROM ${names} ${range}) n`, '$2', '', '$2')})`;
 }
 
 /**
