@@ -54,7 +54,7 @@ interface Source {
   cut: string;
   /** The next tie-breaker: rounds raised and portfolio companies, or companies founded. */
   count: string;
-  /** The source's distinct names (kept by triggers): the prefix and fuzzy tiers find names there first. */
+  /** The source's list of names (kept by triggers): the prefix and fuzzy tiers find names there first. */
   names: string;
   /** The function listing the names of `names` most similar to the query (the fuzzy tier's names). */
   similarNames: string;
