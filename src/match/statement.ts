@@ -2,8 +2,8 @@
  * One statement per batch finds every record's candidates: entities with the record's normalised
  * domain, with its external id, with its normalised name (the `search_name` column, written by the
  * database's search_text(), which normalises the record's name in the same statement), and, only
- * for names with no exact hit, the closest names by trigram similarity (pg_trgm's GIN index, through
- * match_fuzzy_candidates(), which keeps the planner on that index).
+ * for names with no exact hit, the entities of the closest names by trigram similarity
+ * (match_fuzzy_candidates(): pg_trgm's GIN index over the list of distinct names, then the name's btree).
  * Each candidate row carries what scoring compares (src/match/score.ts).
  */
 import type { CancelSignal, SqlClient } from '../db/client.ts';

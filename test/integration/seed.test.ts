@@ -95,4 +95,14 @@ describe('seedDatabase', () => {
     expect(await db.sql.query(fixedLocations)).toEqual(firstLocations);
     expect(other.locations).not.toEqual(firstRun.locations);
   }, 120_000);
+
+  it("leaves the search's name lists holding exactly the names of the rows after a replacing seed", async () => {
+    for (const [list, table] of [['entity_search_names', 'entities'], ['founder_search_names', 'founders']]) {
+      const listed = `SELECT name FROM ${list}`;
+      const held = `SELECT search_name COLLATE "C" FROM ${table}`;
+      expect(await scalar(`SELECT COUNT(*) AS n FROM (${listed} EXCEPT ${held}) d`), `${list}: names of no row`).toBe(0);
+      expect(await scalar(`SELECT COUNT(*) AS n FROM (${held} EXCEPT ${listed}) d`), `${list}: names missing`).toBe(0);
+      expect(await scalar(`SELECT COUNT(*) AS n FROM ${list}`)).toBeGreaterThan(100);
+    }
+  });
 });

@@ -127,6 +127,28 @@ describe('matching names', () => {
     await app.db.prisma.entity.update({ where: { id }, data: { name: 'Dropbox', deleted_at: null } });
     expect((await hits('dropbox'))[0]).toMatchObject({ id, score: 1 });
   });
+
+  it('finds a new or renamed entity or founder by a misspelt name at once (the name lists follow every write)', async () => {
+    const { id } = await app.db.prisma.entity.create({
+      data: { uuid: crypto.randomUUID(), slug: 'quillfeather-robotics', type: 'company', name: 'Quillfeather Robotics' },
+    });
+    try {
+      expect((await hits('quilfleather robotics'))[0]).toMatchObject({ id, name: 'Quillfeather Robotics' });
+      await app.db.prisma.entity.update({ where: { id }, data: { name: 'Marrowind Labs' } });
+      expect((await hits('marowind labs'))[0]).toMatchObject({ id, name: 'Marrowind Labs' });
+      // The old name stays listed, and finds nothing.
+      expect((await hits('quilfleather robotics')).map((hit) => hit.id)).not.toContain(id);
+    } finally {
+      await app.db.prisma.entity.delete({ where: { id } });
+    }
+    const founder = await app.db.prisma.founder.findFirstOrThrow({ where: { name: 'Brian Chesky' }, select: { id: true } });
+    await app.db.prisma.founder.update({ where: { id: founder.id }, data: { name: 'Ottoline Vashchenko' } });
+    try {
+      expect((await hits('ottoline vashenko', '&types=founder'))[0]).toMatchObject({ id: founder.id, name: 'Ottoline Vashchenko' });
+    } finally {
+      await app.db.prisma.founder.update({ where: { id: founder.id }, data: { name: 'Brian Chesky' } });
+    }
+  });
 });
 
 describe('websites', () => {
