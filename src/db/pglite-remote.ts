@@ -118,27 +118,29 @@ export class RemotePGlite extends BasePGlite {
     }
   }
 
-  /** Stops the thread: what it was running fails with `reason`. */
-  #stop(reason: Error): void {
+  /** Stops the thread: what it was running fails with `reason`; resolves once the thread has ended. */
+  #stop(reason: Error): Promise<unknown> {
     this.#epochEnded.set(this.#epoch, reason);
     this.#epoch += 1;
     this.#batch.clear();
     const old = this.#worker;
     this.#worker = undefined;
     old?.removeAllListeners();
-    void old?.terminate();
+    const ended = old?.terminate() ?? Promise.resolve();
     for (const pending of this.#pending.values()) {
       clearTimeout(pending.timer);
       pending.reject(reason);
     }
     this.#pending.clear();
+    return ended;
   }
 
   /** Replaces the thread; the next messages wait for the new one. */
   #restart(reason: Error): void {
-    this.#stop(reason);
+    // The new thread opens the folder only once the old one has ended: never two writers on it.
+    const ended = this.#stop(reason);
     this.#startFailed = false;
-    this.#started = this.#start().catch((error: Error) => {
+    this.#started = ended.then(() => this.#start()).catch((error: Error) => {
       this.#startFailed = true;
       throw error;
     });
@@ -285,6 +287,6 @@ export class RemotePGlite extends BasePGlite {
     const worker = this.#worker;
     if (idle && worker) await this.#send(worker, 'close').catch(() => undefined);
     this.#closed = true;
-    this.#stop(closedError());
+    await this.#stop(closedError());
   }
 }
