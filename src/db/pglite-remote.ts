@@ -261,11 +261,14 @@ export class RemotePGlite extends BasePGlite {
       if (!listeners.size) this.#listeners.delete(name);
       throw error;
     }
-    return (tx2?: Transaction) => this.unlisten(name, callback, tx2);
+    return (tx2?: Transaction) => this.#unlisten(name, callback, tx2);
   }
 
-  async unlisten(channel: string, callback?: (payload: string) => void, tx?: Transaction): Promise<void> {
-    const name = channelName(channel);
+  unlisten(channel: string, callback?: (payload: string) => void, tx?: Transaction): Promise<void> {
+    return this.#unlisten(channelName(channel), callback, tx);
+  }
+
+  async #unlisten(name: string, callback?: (payload: string) => void, tx?: Transaction): Promise<void> {
     const listeners = this.#listeners.get(name);
     if (callback) listeners?.delete(callback);
     if (callback && listeners?.size) return;
