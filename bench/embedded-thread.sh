@@ -35,11 +35,14 @@ token() {
 }
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run() { # label port token pid requests
-  local before; before=$(cpu "$4")
-  "$AUTOCANNON" -j -c 8 -a "$5" -H "Authorization=Bearer $3" -H "X-Client-Id=bench-admin" -H "User-Agent=bench/1.0 (bench@example.org)" \
-    "http://127.0.0.1:$2/api/entities/1" 2>/dev/null |
-    node -e "const r = JSON.parse(require('fs').readFileSync(0)); const cpu = ($(cpu "$4") - $before) * 1000 / $TICKS / $5;
-      console.log(process.argv[1].padEnd(7), 'req/s', r.requests.average, 'p50', r.latency.p50, 'ms p99', r.latency.p99, 'ms non-2xx', r.non2xx, 'cpu/request', cpu.toFixed(2), 'ms')" "$1"
+  local before after out
+  before=$(cpu "$4")
+  out=$("$AUTOCANNON" -j -c 8 -a "$5" -H "Authorization=Bearer $3" -H "X-Client-Id=bench-admin" -H "User-Agent=bench/1.0 (bench@example.org)" \
+    "http://127.0.0.1:$2/api/entities/1" 2>/dev/null)
+  after=$(cpu "$4")
+  node -e "const [label, out, before, after, count, ticks] = process.argv.slice(1); const r = JSON.parse(out);
+    console.log(label.padEnd(7), 'req/s', Math.round(count / r.duration), 'p50', r.latency.p50, 'ms p99', r.latency.p99, 'ms non-2xx', r.non2xx,
+      'cpu/request', ((after - before) * 1000 / ticks / count).toFixed(2), 'ms')" "$1" "$out" "$before" "$after" "$5" "$TICKS"
 }
 BEFORE_TOKEN=$(token 4911)
 AFTER_TOKEN=$(token 4912)
