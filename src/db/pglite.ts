@@ -15,11 +15,31 @@ import { RemotePGlite } from './pglite-remote.ts';
 import { createPrismaClient } from './prisma-client.ts';
 import type { CancelSignal, Database, DatabaseOptions, SqlClient } from './types.ts';
 
+/** The temporary folders of in-memory databases still open: removed at exit too, when one is never closed. */
+const temporaryFolders = new Set<string>();
+let removeAtExit = false;
+
+function temporaryFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'venture-pglite-'));
+  temporaryFolders.add(folder);
+  if (!removeAtExit) {
+    removeAtExit = true;
+    process.once('exit', () => {
+      for (const left of temporaryFolders) rmSync(left, { recursive: true, force: true });
+    });
+  }
+  return folder;
+}
+
 export async function openPglite(options: DatabaseOptions): Promise<Database> {
   // "In memory" is a temporary folder, removed at close: a statement that times out ends with its
   // thread, and the database must reopen with every committed write, which memory would not keep.
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'venture-pglite-'));
-  const removeTemporary = () => void (options.dataDir ? undefined : rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = options.dataDir ?? temporaryFolder();
+  const removeTemporary = () => {
+    if (options.dataDir) return;
+    rmSync(dataDir, { recursive: true, force: true });
+    temporaryFolders.delete(dataDir);
+  };
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   let pglite: RemotePGlite;
