@@ -27,8 +27,8 @@ export default defineConfig({
           name: 'postgres',
           env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
           // Pure tests (no database), the browser tests (pages, not SQL) and the embedded database's own
-          // lock gain nothing from a second run.
-          exclude: ['test/unit/**', 'test/browser/**', 'test/integration/data-dir-lock.test.ts', 'node_modules/**'],
+          // lock and statement timeout gain nothing from a second run.
+          exclude: ['test/unit/**', 'test/browser/**', 'test/integration/data-dir-lock.test.ts', 'test/integration/embedded-statement-timeout.test.ts', 'node_modules/**'],
         },
       },
     ],

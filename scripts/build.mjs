@@ -6,6 +6,9 @@
 // runtime and swagger-ui-dist find their own files in node_modules as usual. Splitting keeps the lazy
 // imports of src/main.ts lazy (the first log lines appear before the API's module graph loads).
 //
+// src/db/pglite-worker.mjs, the embedded database's thread, is plain JavaScript the bundle loads by
+// its path (new URL beside the module that starts it): it is copied as it is, not bundled.
+//
 // Each file is replaced by a rename, and only when it changed: a build beside running servers (the two
 // test projects each build) never lets one read a half-written file.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ const { outputFiles } = await build({
   logLevel: 'warning',
   write: false,
 });
+
+outputFiles.push({ path: join(outdir, 'pglite-worker.mjs'), contents: readFileSync(join(root, 'src/db/pglite-worker.mjs')) });
 
 mkdirSync(outdir, { recursive: true });
 const unchanged = (path, contents) => {

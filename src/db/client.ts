@@ -16,7 +16,8 @@ export { quoteIdentifier } from './identifier.ts';
 
 /**
  * The configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/pglite
- * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files).
+ * (its own folder, so nothing else in DATA_DIR, like admin-credentials.json, mixes with its files);
+ * both bound every statement by DATABASE_STATEMENT_TIMEOUT_MS.
  */
 export function databaseOptions(
   config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>
@@ -33,7 +34,7 @@ export function databaseOptions(
           ? { replicas: { urls: config.DATABASE_REPLICA_URLS, maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS, checkIntervalMs: config.DATABASE_REPLICA_CHECK_INTERVAL_MS } }
           : {}),
       }
-    : { dataDir: join(config.DATA_DIR, 'pglite') };
+    : { dataDir: join(config.DATA_DIR, 'pglite'), statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

@@ -4,7 +4,7 @@
  * its groups this way (src/rest/csv-export.ts), never one aggregate per page.
  */
 import type pg from 'pg';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGliteInterface } from '@electric-sql/pglite';
 import type { CancelSignal } from './types.ts';
 
 export const STREAM_BATCH_ROWS = 500;
@@ -73,7 +73,7 @@ export async function* streamPostgres<Row>(
  * rows in the server's tuplestore (spilled to temporary files past work_mem), and each `FETCH` between
  * other requests' statements reads the next batch; stopping the iteration closes the cursor.
  */
-export async function* streamPglite<Row>(pglite: PGlite, text: string, params: readonly unknown[], batchRows: number): AsyncGenerator<Row[]> {
+export async function* streamPglite<Row>(pglite: Pick<PGliteInterface, 'query' | 'exec'>, text: string, params: readonly unknown[], batchRows: number): AsyncGenerator<Row[]> {
   const name = cursorName();
   await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, [...params]);
   try {

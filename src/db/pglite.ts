@@ -1,34 +1,61 @@
 /**
- * The embedded database: PGlite (PostgreSQL compiled to WASM) in this process, persisted under a
- * folder or in memory, with the same Prisma client and raw-SQL interface as PostgreSQL.
+ * The embedded database: PGlite (PostgreSQL compiled to WASM) in a thread of its own
+ * (src/db/pglite-remote.ts), which bounds every statement by DATABASE_STATEMENT_TIMEOUT_MS; persisted
+ * under a folder, with the same Prisma client and raw-SQL interface as PostgreSQL.
  */
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { listenPglite } from '../sql/listen.ts';
 import { STREAM_BATCH_ROWS, streamPglite } from './cursor.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { RemotePGlite } from './pglite-remote.ts';
 import { createPrismaClient } from './prisma-client.ts';
 import type { CancelSignal, Database, DatabaseOptions, SqlClient } from './types.ts';
 
+/** The temporary folders of in-memory databases still open: removed at exit too, when one is never closed. */
+const temporaryFolders = new Set<string>();
+let removeAtExit = false;
+
+function temporaryFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'venture-pglite-'));
+  temporaryFolders.add(folder);
+  if (!removeAtExit) {
+    removeAtExit = true;
+    process.once('exit', () => {
+      for (const left of temporaryFolders) rmSync(left, { recursive: true, force: true });
+    });
+  }
+  return folder;
+}
+
 export async function openPglite(options: DatabaseOptions): Promise<Database> {
+  // "In memory" is a temporary folder, removed at close: a statement that times out ends with its
+  // thread, and the database must reopen with every committed write, which memory would not keep.
+  const dataDir = options.dataDir ?? temporaryFolder();
+  const removeTemporary = () => {
+    if (options.dataDir) return;
+    rmSync(dataDir, { recursive: true, force: true });
+    temporaryFolders.delete(dataDir);
+  };
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
-  // pg_trgm backs name search (`name[contains]:air`), fuzzystrmatch the search's edit distance
-  // (GET /api/search); PostgreSQL ships them in contrib, PGlite as bundles.
-  let pglite: PGlite;
+  let pglite: RemotePGlite;
   try {
-    pglite = await PGlite.create(options.dataDir ?? 'memory://', {
-      extensions: { pg_trgm, fuzzystrmatch },
-      ...(options.startFrom && !options.dataDir ? { loadDataDir: options.startFrom } : {}),
+    pglite = await RemotePGlite.open({
+      dataDir,
+      startFrom: options.dataDir ? undefined : options.startFrom,
+      statementTimeoutMs: options.statementTimeoutMs,
     });
   } catch (error) {
     unlock();
+    removeTemporary();
     throw error;
   }
-  const prisma = createPrismaClient(new PrismaPGlite(pglite), options);
+  // The adapter asks for PGlite's class; it uses query, exec and transaction, which this one has.
+  const prisma = createPrismaClient(new PrismaPGlite(pglite as unknown as PGlite), options);
 
   const sql: SqlClient = {
     exec: async (text) => void (await pglite.exec(text)),
@@ -56,11 +83,12 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
     prisma,
     sql,
     sessionSql: sql,
-    dumpDataDir: () => pglite.dumpDataDir('none'),
+    dumpDataDir: () => pglite.dumpDataDir(),
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
       unlock();
+      removeTemporary();
     },
   };
 }

@@ -5,7 +5,7 @@
  * sent in between was missed, so what they guard must be re-read from the database.
  */
 import pg from 'pg';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGliteInterface } from '@electric-sql/pglite';
 
 export interface NotificationHandlers {
   onNotification(payload: string): void;
@@ -75,7 +75,7 @@ export function listenPostgres(config: pg.ClientConfig, channel: string, handler
 }
 
 /** The embedded database: one process, so its own notifications are all there is to hear. */
-export function listenPglite(pglite: PGlite, channel: string, handlers: NotificationHandlers): Subscription {
+export function listenPglite(pglite: Pick<PGliteInterface, 'listen'>, channel: string, handlers: NotificationHandlers): Subscription {
   const unsubscribe = pglite.listen(channel, (payload) => handlers.onNotification(payload)).then(
     (stop) => {
       handlers.onReady();

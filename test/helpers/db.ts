@@ -30,14 +30,14 @@ export interface TestDatabase extends Database {
 }
 
 export async function createTestDatabase(
-  options: { migrated?: boolean; onQuery?: (sql: string) => void } = {},
+  options: { migrated?: boolean; onQuery?: (sql: string) => void; statementTimeoutMs?: number } = {},
 ): Promise<TestDatabase> {
   const kind = testDatabaseKind();
   const schema = kind === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const url = kind === 'postgres' ? testPostgresUrl() : undefined;
   // A migrated PGlite starts from the dump test/global-setup.ts wrote: initdb and migrations ran once.
   const template = kind === 'pglite' && options.migrated !== false ? pgliteTemplate() : undefined;
-  const db = await openDatabase({ url, schema, poolSize: 5, onQuery: options.onQuery, startFrom: template });
+  const db = await openDatabase({ url, schema, poolSize: 5, onQuery: options.onQuery, startFrom: template, statementTimeoutMs: options.statementTimeoutMs });
   if (options.migrated !== false && !template) await migrate(db.sql);
   return {
     ...db,
