@@ -46,10 +46,12 @@ async function main(): Promise<void> {
   logger.info({ node: process.version, pid: process.pid }, 'starting');
   logger.info({ database: databaseLabel(config) }, 'opening the database');
   const db = await openDatabase(databaseOptions(config));
+  // Start-up work runs to its end on the embedded database too (src/db/types.ts, withoutStatementTimeout).
+  const startUp = <T,>(work: () => Promise<T>): Promise<T> => db.withoutStatementTimeout?.(work) ?? work();
   logger.info('applying migrations');
-  const applied = await migrate(db.sessionSql);
+  const applied = await startUp(() => migrate(db.sessionSql));
   logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date');
-  await prepareDatabase({ config, db, logger });
+  await startUp(() => prepareDatabase({ config, db, logger }));
 
   const workers = db.kind === 'pglite' ? 1 : config.WEB_CONCURRENCY;
   if (config.WEB_CONCURRENCY > 1 && workers === 1) {

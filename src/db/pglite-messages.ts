@@ -75,3 +75,14 @@ export const timedOut = (): Error => postgresError('57014', 'canceling statement
 export const threadLost = (why: string): Error => postgresError('08006', `the embedded database's thread stopped: ${why}`);
 export const cannotOpen = (why: string): Error => postgresError('57P03', `the embedded database could not be opened: ${why}`);
 export const closedError = (): Error => postgresError('08003', 'the embedded database is closed');
+
+/** A message sent to the thread, until it answers or its deadline passes. */
+export interface Pending {
+  resolve(data: Uint8Array | undefined): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** PGlite's rule for a channel's name: as written when quoted, else lower-cased, as PostgreSQL folds it. */
+export const channelName = (channel: string): string =>
+  channel.startsWith('"') && channel.endsWith('"') ? channel.slice(1, -1) : channel.toLowerCase();

@@ -17,7 +17,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { messages, Mutex, protocol, type PGliteInterface, type Transaction } from '@electric-sql/pglite';
-import { cannotOpen, closedError, endsLostSession, MessageBatch, SYNC, threadLost, timedOut } from './pglite-messages.ts';
+import { cannotOpen, channelName, closedError, endsLostSession, MessageBatch, SYNC, threadLost, timedOut, type Pending } from './pglite-messages.ts';
 import { PGliteWorker } from '@electric-sql/pglite/worker';
 
 type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>['parse']>[1]>[0];
@@ -37,16 +37,6 @@ export interface RemotePGliteOptions {
   statementTimeoutMs?: number | undefined;
 }
 
-interface Pending {
-  resolve(data: Uint8Array | undefined): void;
-  reject(error: Error): void;
-  timer: NodeJS.Timeout | undefined;
-}
-
-/** PGlite's rule for a channel's name: as written when quoted, else lower-cased, as PostgreSQL folds it. */
-const channelName = (channel: string): string =>
-  channel.startsWith('"') && channel.endsWith('"') ? channel.slice(1, -1) : channel.toLowerCase();
-
 export class RemotePGlite extends BasePGlite {
   readonly debug = 0;
   readonly #options: RemotePGliteOptions;
@@ -58,6 +48,8 @@ export class RemotePGlite extends BasePGlite {
   #nextId = 0;
   #closed = false;
   readonly #queryMutex = new Mutex();
+  /** How many `withoutDeadline` calls are running: their statements have no deadline. */
+  #unbounded = 0;
   readonly #transactionMutex = new Mutex();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   readonly #batch = new MessageBatch();
@@ -156,12 +148,22 @@ export class RemotePGlite extends BasePGlite {
 
   #send(worker: Worker, kind: 'protocol' | 'dump' | 'close', message?: Uint8Array): Promise<Uint8Array | undefined> {
     const id = (this.#nextId += 1);
-    const timeoutMs = kind === 'protocol' ? this.#options.statementTimeoutMs : undefined;
+    const timeoutMs = kind === 'protocol' && this.#unbounded === 0 ? this.#options.statementTimeoutMs : undefined;
     return new Promise((resolve, reject) => {
       const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.#restart(timedOut()), timeoutMs);
       this.#pending.set(id, { resolve, reject, timer });
       worker.postMessage({ id, kind, message });
     });
+  }
+
+  /** Runs `work` with no deadline on the statements sent meanwhile (start-up work only: nothing else runs then). */
+  async withoutDeadline<T>(work: () => Promise<T>): Promise<T> {
+    this.#unbounded += 1;
+    try {
+      return await work();
+    } finally {
+      this.#unbounded -= 1;
+    }
   }
 
   async execProtocolRaw(message: Uint8Array): Promise<Uint8Array> {

@@ -84,6 +84,7 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
     sql,
     sessionSql: sql,
     dumpDataDir: () => pglite.dumpDataDir(),
+    withoutStatementTimeout: (work) => pglite.withoutDeadline(work),
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();

@@ -56,6 +56,12 @@ export interface Database {
   readonly sessionSql: SqlClient;
   /** The embedded database's data folder as one file, for `startFrom` (undefined on PostgreSQL). */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * The embedded database: runs start-up work (migrations, the first demo load) with no deadline on
+   * its statements, as PostgreSQL's long migrations run with `SET LOCAL statement_timeout = 0`; a
+   * deadline there would stop a start whose migration backfills a large table, at every retry.
+   */
+  withoutStatementTimeout?<T>(work: () => Promise<T>): Promise<T>;
   /** PostgreSQL: Prisma's driver adapter on this database's pool (a replica's reads fail over to it). */
   readonly adapter?: SqlDriverAdapterFactory;
   /** The read replicas (DATABASE_REPLICA_URLS, src/db/replicas.ts); undefined without any. */

@@ -157,6 +157,11 @@ describe('at the database, with a 1 s timeout', () => {
     expect(ticks).toBeGreaterThan(5);
   });
 
+  it('lets start-up work (migrations, the first demo load) run past the deadline, and bounds what follows again', async () => {
+    await db.withoutStatementTimeout!(() => db.sql.query(`SELECT pg_sleep(${(TIMEOUT_MS + 300) / 1000})`));
+    await expect(db.sql.query(`SELECT pg_sleep(${(TIMEOUT_MS + 300) / 1000})`)).rejects.toMatchObject({ code: '57014' });
+  });
+
   it('keeps every committed write, rolls back the cut transaction, and serves the statement that waited', async () => {
     await db.sql.exec("INSERT INTO timeout_notes VALUES (1, 'committed')");
     const cut = db.sql.transaction(async (tx) => {
