@@ -51,8 +51,10 @@ function someCause(error: unknown, test: (fields: Record<string, unknown>) => bo
   for (let current = error; current && typeof current === 'object' && !seen.has(current); ) {
     seen.add(current);
     if (test(current as Record<string, unknown>)) return true;
-    const { cause, originalError } = current as { cause?: unknown; originalError?: unknown };
-    current = cause ?? originalError;
+    // Prisma's client keeps its driver adapter's error in `meta.driverAdapterError` (a raw query, an
+    // interactive transaction), not as its cause.
+    const { cause, originalError, meta } = current as { cause?: unknown; originalError?: unknown; meta?: { driverAdapterError?: unknown } };
+    current = cause ?? originalError ?? meta?.driverAdapterError;
   }
   return false;
 }
