@@ -4,7 +4,7 @@
  * rows instead (src/rest/csv-export.ts). The handler answers every error of the request itself; the
  * pipeline answers the body step's and logs a failure after the head went out.
  */
-import accepts from 'accepts';
+import Negotiator from 'negotiator';
 import { exportCsv, wantsCsv, type CsvExport } from '../rest/csv-export.ts';
 import type { RestHandler } from '../rest/handler.ts';
 import type { Exchange } from './exchange.ts';
@@ -19,13 +19,7 @@ export function restRoute(handle: RestHandler): Route {
   const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) && hasBody(exchange) });
   const serve = async (exchange: Exchange): Promise<void> => {
     await readBody(exchange);
-    // JSON first: `*/*` and browsers' Accept headers get JSON; only an explicit text/csv preference gets
-    // CSV. An Accept naming neither CSV nor a text range cannot prefer it: no negotiation for those.
-    const prefersCsv = () => {
-      const accept = exchange.req.headers.accept;
-      return accept !== undefined && MAY_PREFER_CSV.test(accept) && accepts(exchange.req).type(['application/json', 'text/csv']) === 'text/csv';
-    };
-    if (wantsCsv(exchange.query, prefersCsv)) {
+    if (wantsCsv(exchange.query, () => prefersCsv(exchange.req.headers.accept))) {
       const answer = await exportCsv(exchange, handle);
       if (Array.isArray(answer)) respond(exchange, jsonAnswer(...answer));
       else await streamCsv(exchange, answer);
@@ -35,6 +29,16 @@ export function restRoute(handle: RestHandler): Route {
     respond(exchange, jsonAnswer(body, init));
   };
   return { serve };
+}
+
+/**
+ * Whether an Accept header prefers CSV to JSON. JSON first: a wildcard and browsers' Accept headers get JSON;
+ * only an explicit text/csv preference (or a text range) gets CSV. An Accept naming neither CSV nor a
+ * text range cannot prefer it, so it is not negotiated.
+ */
+export function prefersCsv(accept: string | undefined): boolean {
+  if (accept === undefined || !MAY_PREFER_CSV.test(accept)) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/csv']) === 'text/csv';
 }
 
 /**
