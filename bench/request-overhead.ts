@@ -9,6 +9,7 @@
  * round, BENCH_ROUNDS (3), 16 connections. BENCH_CPU_PROFILE=<dir> writes the server's CPU profile there.
  * Each scenario is also measured through express's dispatch in front of the same app (`x-via: express`),
  * and with BENCH_FORMS=1 in the forms clients send: conditional, asking for gzip, a browser's (Origin).
+ * BENCH_VIA_EXPRESS=0 leaves the express form out.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +29,8 @@ const PORT = 4833;
 /** BENCH_FORMS=1 adds the forms real clients send (bench/forms.ts) to each scenario; the server allows ORIGIN. */
 const FORMS = process.env.BENCH_FORMS === '1';
 const ORIGIN = 'https://app.example.com';
+/** BENCH_VIA_EXPRESS=0 leaves out the form through express's dispatch (a profile of our own path only). */
+const VIA_EXPRESS = process.env.BENCH_VIA_EXPRESS !== '0';
 
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
 const ids = (await pool.query<{ id: number }>('SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 1000')).rows.map((row) => row.id);
@@ -61,7 +64,7 @@ try {
                 form('browser (Origin, gzip)', { origin: ORIGIN, 'accept-encoding': 'gzip, deflate, br', accept: '*/*' }),
               ]
             : []),
-          form('via express', { 'x-via': 'express' }),
+          ...(VIA_EXPRESS ? [form('via express', { 'x-via': 'express' })] : []),
         ];
       }),
   ];

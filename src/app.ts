@@ -28,6 +28,7 @@ import { accessLog } from './http/access-log.ts';
 import { corsStep } from './http/cors.ts';
 import { createFront } from './http/front.ts';
 import { graphqlRoute } from './http/graphql-route.ts';
+import { createCompressedAnswers } from './http/compressed-answers.ts';
 import { mcpRoute } from './http/mcp-route.ts';
 import { createMetrics } from './http/metrics.ts';
 import { restRoute } from './http/rest-route.ts';
@@ -148,6 +149,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
       api: restRoute(handleRest),
       exact: { '/graphql': graphqlRoute(graphql), [MCP_PATH]: mcpRoute(mcp), '/oauth/token': tokenRoute(auth) },
     },
+    compressedAnswers: createCompressedAnswers(config.COMPRESSION_CACHE_MB, metrics.registry),
     site: (req, res, exchange) => {
       exchange.handOver();
       site(req, res);

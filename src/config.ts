@@ -140,6 +140,11 @@ const environmentSchema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Deliveries one instance attempts at the same time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Memory for the compressed forms of read answers, so the same answer is compressed once
+   * (src/http/compressed-answers.ts); 0 compresses every answer anew.
+   */
+  COMPRESSION_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   /** Browser origins allowed to call the API (comma-separated, e.g. https://app.example.com), or `*`. Unset: CORS off. */
   CORS_ORIGINS: z
     .string()

@@ -46,6 +46,7 @@ export function useOperationRunner(runOperation: OperationRunner, createContext:
       const pending = createContext(transport);
       const graphqlContext = pending instanceof Promise ? await pending : pending;
       answeredKnown.inc();
+      transport.readOnly = true;
       setResult(await runOperation({ document, operation, operationName: params.operationName, variables: variables as Variables }, graphqlContext));
     },
     async onExecute({ args, setResultAndStopExecution }) {
@@ -53,6 +54,8 @@ export function useOperationRunner(runOperation: OperationRunner, createContext:
       // None, or an ambiguous one: graphql-js's execute words that error.
       if (!operation) return;
       const context = args.contextValue;
+      // The context yoga hands over is the transport's object, extended (envelop assigns onto it).
+      context.readOnly = operation.operation === 'query';
       const variables = (args.variableValues ?? {}) as Variables;
       setResultAndStopExecution(await runOperation({ document: args.document, operation, operationName: args.operationName, variables }, context));
       // yoga's initial context carries the request's GraphQL parameters: the text this document came from.

@@ -34,6 +34,8 @@ export interface TransportContext {
   signal?: CancelSignal;
   /** A CSV export of an aggregate (src/aggregate/export.ts); REST's requests only. */
   exportAggregate?: AggregateExportReceiver;
+  /** Set when the operation run was a query: the answer holds reads only (its compressed form may be kept). */
+  readOnly?: boolean;
   /** Set by the auth plugin for a pure introspection query, served without a token (public-introspection.ts). */
   publicIntrospection?: boolean;
   /**
@@ -99,3 +101,4 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     context: (initial) => options.createContext(initial),
   });
 }
+

@@ -15,6 +15,7 @@ import type { Authentication } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { CancelSignal } from '../db/client.ts';
 import { HeaderBag } from '../header-bag.ts';
+import type { CompressedAnswers } from './compressed-answers.ts';
 
 export type QueryValue = string | string[] | undefined;
 
@@ -66,6 +67,8 @@ export class Exchange {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
+    /** The app's kept compressed answers, which the writer uses for reads (none when COMPRESSION_CACHE_MB is 0). */
+    readonly compressedAnswers?: CompressedAnswers,
   ) {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');

@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { databaseUnavailable, isCancelledOnRequest, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { findAppError, internalError, type AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { CompressedAnswers } from './compressed-answers.ts';
 import { Exchange } from './exchange.ts';
 import { errorAnswer, respond, type Answer } from './respond.ts';
 
@@ -38,6 +39,8 @@ export interface FrontOptions {
   routes: { api: Route; exact: Readonly<Record<string, Route>> };
   /** Everything that is not the API. */
   site(req: IncomingMessage, res: ServerResponse, exchange: Exchange): void;
+  /** Where the writer keeps the compressed forms of read answers. */
+  compressedAnswers?: CompressedAnswers | undefined;
   logger: Logger;
 }
 
@@ -54,7 +57,7 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
   };
 
   return (req, res) => {
-    const exchange = new Exchange(req, res);
+    const exchange = new Exchange(req, res, options.compressedAnswers);
     // 'close' comes once per response, also when the client leaves first.
     res.on('close', () => {
       exchange.closed();

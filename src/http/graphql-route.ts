@@ -22,14 +22,21 @@ export function graphqlRoute(yoga: GraphQLServer): Route {
   const readBody = bodyReader({ strict: true, what: 'A GraphQL request', jsonOnly: (exchange) => exchange.method === 'POST', refuseNul: true });
   const serve = async (exchange: Exchange): Promise<void> => {
     await readBody(exchange);
-    const response = await yoga.handleNodeRequest(exchange.req, transportOf(exchange));
+    const transport = transportOf(exchange);
+    const response = await yoga.handleNodeRequest(exchange.req, transport);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       // The fetch API's Headers keep names in lower case; yoga's ponyfill may keep them as set.
       if (!WRITER_HEADERS.has(name.toLowerCase())) headers[name] = value;
     });
     const body = await response.text();
-    respond(exchange, { status: response.status, headers, body: body === '' ? undefined : body, contentType: response.headers.get('content-type') ?? undefined });
+    respond(exchange, {
+      status: response.status,
+      headers,
+      body: body === '' ? undefined : body,
+      contentType: response.headers.get('content-type') ?? undefined,
+      read: transport.readOnly === true,
+    });
   };
   return {
     serve: (exchange) => {

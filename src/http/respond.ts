@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import fresh from 'fresh';
 import { stringify } from '../compile/json-text.ts';
 import { toErrorEnvelope, type AppError } from '../errors.ts';
-import { compressBody, compressionStream, encodingFor, isCompressible } from './compress.ts';
+import { compressBody, compressionStream, encodingFor, isCompressible, type Encoding } from './compress.ts';
 import { weakEtag } from './etag.ts';
 import { exchangeOf, type Exchange } from './exchange.ts';
 
@@ -25,6 +25,11 @@ export interface Answer {
   body?: string | Buffer;
   /** Defaults to JSON. */
   contentType?: string;
+  /**
+   * An answer to a read sent by POST (a GraphQL query): its compressed form is kept like a GET's
+   * (src/http/compressed-answers.ts). An answer to a write never is: it may hold a secret shown once.
+   */
+  read?: boolean;
 }
 
 /** A transport's `[body, init]` as an answer (a compiled read's records are JSON text already). */
@@ -62,7 +67,7 @@ export function respond(exchange: Exchange, answer: Answer): void {
   const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
   const encoding = compressible && exchange.method !== 'HEAD' ? encodingFor(req.headers['accept-encoding'], bytes) : undefined;
   if (encoding) {
-    const compressed = compressBody(body, encoding);
+    const compressed = compressedBody(exchange, body, encoding, tag ?? (answer.read ? weakEtag(body, 'utf8') : undefined));
     head.push('Content-Encoding', encoding, 'Content-Length', String(compressed.length));
     res.writeHead(answer.status, head).end(compressed);
     return;
@@ -91,6 +96,15 @@ export function respondStream(exchange: Exchange, status: number, headers: Reado
   const stream = compressionStream(encoding);
   stream.pipe(exchange.res);
   return stream;
+}
+
+/**
+ * The body compressed: a read's (a GET's tagged answer, or one marked `read`) once per body and encoding
+ * while the app keeps its compressed form, any other answer every time.
+ */
+function compressedBody(exchange: Exchange, body: string | Buffer, encoding: Encoding, validator: string | undefined): Buffer {
+  const kept = exchange.compressedAnswers;
+  return kept && validator ? kept.compress(body, encoding, validator) : compressBody(body, encoding);
 }
 
 /** The request id, the gathered headers the answer does not set itself, then the answer's. */
