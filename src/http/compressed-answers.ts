@@ -43,10 +43,21 @@ export function createCompressedAnswers(megabytes: number, registry: Registry): 
         reused.inc();
         return form;
       }
-      form = compressBody(body, encoding);
+      form = ownBytes(compressBody(body, encoding));
       compressed.inc();
       kept.set(key, form);
       return form;
     },
   };
+}
+
+/**
+ * The bytes in a buffer of their own. zlib's one-call result is a view on its 16 KiB output buffer: kept
+ * as it is, a 600-byte record would hold 16 KiB, thirty times what the bound counts.
+ */
+function ownBytes(view: Buffer): Buffer {
+  if (view.byteOffset === 0 && view.buffer.byteLength === view.length) return view;
+  const own = Buffer.allocUnsafeSlow(view.length);
+  view.copy(own);
+  return own;
 }

@@ -32,6 +32,16 @@ describe('the compressed answers kept', () => {
     expect(await counted(registry)).toEqual({ made: 13, reused: 11 });
   });
 
+  it('hold each form in memory of its own size, not in the 16 KiB buffer zlib wrote it into', () => {
+    const kept = createCompressedAnswers(1, new Registry())!;
+    const record = JSON.stringify({ data: { id: 1, name: 'Acme Robotics', tagline: 'robots for the factory floor '.repeat(40) } });
+    const form = kept.compress(record, 'gzip', weakEtag(record));
+    expect(gunzipSync(form).toString('utf8')).toBe(record);
+    expect(form.length).toBeLessThan(1024);
+    expect(form.buffer.byteLength).toBe(form.length);
+    expect(kept.compress(record, 'gzip', weakEtag(record))).toBe(form);
+  });
+
   it('are not made at all with a size of 0', () => {
     expect(createCompressedAnswers(0, new Registry())).toBeUndefined();
   });
