@@ -67,7 +67,7 @@ export function respond(exchange: Exchange, answer: Answer): void {
   const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
   const encoding = compressible && exchange.method !== 'HEAD' ? encodingFor(req.headers['accept-encoding'], bytes) : undefined;
   if (encoding) {
-    const compressed = compressedBody(exchange, body, encoding, tag ?? (answer.read ? weakEtag(body, 'utf8') : undefined));
+    const compressed = compressedBody(exchange, body, encoding, tag, answer.read === true);
     head.push('Content-Encoding', encoding, 'Content-Length', String(compressed.length));
     res.writeHead(answer.status, head).end(compressed);
     return;
@@ -100,11 +100,12 @@ export function respondStream(exchange: Exchange, status: number, headers: Reado
 
 /**
  * The body compressed: a read's (a GET's tagged answer, or one marked `read`) once per body and encoding
- * while the app keeps its compressed form, any other answer every time.
+ * while the app keeps compressed forms, any other answer every time.
  */
-function compressedBody(exchange: Exchange, body: string | Buffer, encoding: Encoding, validator: string | undefined): Buffer {
+function compressedBody(exchange: Exchange, body: string | Buffer, encoding: Encoding, tag: string | undefined, read: boolean): Buffer {
   const kept = exchange.compressedAnswers;
-  return kept && validator ? kept.compress(body, encoding, validator) : compressBody(body, encoding);
+  if (!kept || (!tag && !read)) return compressBody(body, encoding);
+  return kept.compress(body, encoding, tag ?? weakEtag(body, 'utf8'));
 }
 
 /** The request id, the gathered headers the answer does not set itself, then the answer's. */
