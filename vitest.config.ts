@@ -1,6 +1,7 @@
 // Every test file runs twice: once on embedded PGlite, once on the PostgreSQL server (DATABASE_URL or
 // the local one). test/helpers/db.ts reads TEST_DATABASE to pick; pure unit tests simply ignore it.
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/sequencer.ts';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -15,6 +16,11 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Vitest's default is one worker fewer than the cores: one on the 2-core machines this suite runs on,
+    // which left a core idle while a file waited on the PostgreSQL server, a child process or a timer.
+    // Two files at a time keep both cores busy; test/sequencer.ts starts the long ones first.
+    maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,

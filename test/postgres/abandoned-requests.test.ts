@@ -67,12 +67,15 @@ it('cancels a compiled read whose client left, long before the statement timeout
   const client = await createApiKeyAndToken(patient);
   const observer = new pg.Client({ connectionString: testPostgresUrl() });
   await observer.connect();
-  // Compiled list statements waiting on a lock (pg_stat_activity shows a statement's first 1 KiB).
+  // Compiled list statements waiting on a lock (pg_stat_activity shows a statement's first 1 KiB) on
+  // this file's entities: other test files may run on the same server meanwhile.
   const waiting = async () =>
     (
       await observer.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT (SELECT row_to_json(o) FROM (SELECT r."id" AS "id", r."uuid" AS "uuid"%'`,
+         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT (SELECT row_to_json(o) FROM (SELECT r."id" AS "id", r."uuid" AS "uuid"%'
+           AND pid IN (SELECT pid FROM pg_locks WHERE NOT granted AND relation = $1::regclass)`,
+        [`"${direct.connection.schema}".entities`],
       )
     ).rows[0]!.n;
   const locker = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${direct.connection.schema}"` });
