@@ -14,12 +14,14 @@ export default defineConfig({
   test: {
     // Creates the PostgreSQL `test` database when the server has none (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     // Vitest's default is one worker fewer than the cores: one on the 2-core machines this suite runs on,
     // which left a core idle while a file waited on the PostgreSQL server, a child process or a timer.
-    // Two files at a time keep both cores busy; test/sequencer.ts starts the long ones first.
+    // Two files at a time keep both cores busy; test/sequencer.ts starts the long ones first. A file
+    // that works the CPU then shares it, and takes up to twice as long as alone: hence 60 s per test
+    // (a hang still fails), where 30 s was the limit when files ran one at a time.
     maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
