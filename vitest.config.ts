@@ -1,6 +1,7 @@
 // Every test file runs twice: once on embedded PGlite, once on the PostgreSQL server (DATABASE_URL or
 // the local one). test/helpers/db.ts reads TEST_DATABASE to pick; pure unit tests simply ignore it.
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/sequencer.ts';
 
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -13,8 +14,15 @@ export default defineConfig({
   test: {
     // Creates the PostgreSQL `test` database when the server has none (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
+    // Vitest's default is one worker fewer than the cores: one on the 2-core machines this suite runs on,
+    // which left a core idle while a file waited on the PostgreSQL server, a child process or a timer.
+    // Two files at a time keep both cores busy; test/sequencer.ts starts the long ones first. A file
+    // that works the CPU then shares it, and takes up to twice as long as alone: hence 60 s per test
+    // (a hang still fails), where 30 s was the limit when files ran one at a time.
+    maxWorkers: 2,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,

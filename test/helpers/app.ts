@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/app.ts';
+import { systemResolver, type ResolveHost } from '../../src/changes/webhook-url.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
 import { openDatabase, type DatabaseOptions, type PrismaClient } from '../../src/db/client.ts';
@@ -30,9 +31,22 @@ export interface TestAppOptions {
   onQuery?: (sql: string) => void;
   /** Without `db`: a database holding the demo data set (test/helpers/demo-database.ts). */
   demo?: boolean;
-  /** How the app resolves webhook host names (default: the system's resolver). */
+  /** How the app resolves webhook host names (default: the system's resolver, `.invalid` names refused without asking it). */
   resolveHost?: (hostname: string) => Promise<string[]>;
 }
+
+/**
+ * The resolver an app gets unless its test names one: a `.invalid` name (RFC 6761: it never resolves),
+ * which tests give webhooks whose deliveries must fail, fails at once as the system resolver would
+ * answer it, without a DNS query (the test machines' resolver answers about one query in 40 only
+ * after its 5 s retry); any other name goes to the system resolver.
+ */
+const withoutInvalidNames: ResolveHost = async (hostname) => {
+  if (/\.invalid\.?$/i.test(hostname)) {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname });
+  }
+  return systemResolver(hostname);
+};
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (options.demo ? await createDemoDatabase({ onQuery: options.onQuery }) : await createTestDatabase({ onQuery: options.onQuery }));
@@ -62,7 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger: Logger = createLogger({ level: config.LOG_LEVEL, destination: sink });
   let app: ReturnType<typeof createApp>;
   try {
-    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql, replicas: db.replicas }, logger, clock: options.clock, resolveHost: options.resolveHost });
+    app = createApp({ config, db: { prisma: options.prisma ?? db.prisma, sql: db.sql, replicas: db.replicas }, logger, clock: options.clock, resolveHost: options.resolveHost ?? withoutInvalidNames });
   } catch (error) {
     server.close();
     throw error;

@@ -5,12 +5,13 @@
 // The first file to ask builds it while the others wait; the global setup's teardown removes it.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
+import type pg from 'pg';
 import { inject } from 'vitest';
 import { loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { openDatabase, quoteIdentifier } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { createTestDatabase, testDatabaseKind, testPostgresUrl, type TestDatabase } from './db.ts';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from './db.ts';
+import { databaseUrl, dropDatabases, maintenance } from './postgres-admin.ts';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 /** Waiting for another file to build it: loading takes 30 s on an idle machine, several times that on a busy one. */
@@ -110,30 +111,4 @@ async function buildPostgresTemplate(admin: pg.Client, template: string): Promis
 async function load(db: Parameters<typeof loadDemoDataIfEmpty>[0]): Promise<void> {
   const result = await loadDemoDataIfEmpty(db, quiet as never);
   if (!result.loaded) throw new Error(`the demo data set was not loaded: ${JSON.stringify(result)}`);
-}
-
-/** Drops the databases named, and with `prefix` every one whose name begins with it (the global teardown). */
-export async function dropDatabases(name: string, prefix = false): Promise<void> {
-  await maintenance(async (admin) => {
-    const names = prefix
-      ? (await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [name])).rows.map((row) => row.datname)
-      : [name];
-    for (const each of names) await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(each)} WITH (FORCE)`);
-  });
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(testPostgresUrl());
-  url.pathname = `/${encodeURIComponent(name)}`;
-  return url.toString();
-}
-
-async function maintenance(work: (admin: pg.Client) => Promise<void>): Promise<void> {
-  const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
-  await admin.connect();
-  try {
-    await work(admin);
-  } finally {
-    await admin.end();
-  }
 }

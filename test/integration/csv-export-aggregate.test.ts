@@ -87,9 +87,12 @@ describe.runIf(testDatabaseKind() === 'postgres')('an aggregate export whose cli
   it('has its statement cancelled at once, not run to its end', async () => {
     const watcher = new pg.Client({ connectionString: testPostgresUrl() });
     await watcher.connect();
+    // This file's database only: other test files may be exporting on the same server meanwhile.
+    const database = decodeURIComponent(new URL(app.db.connection.url!).pathname.slice(1));
     const running = async () =>
       (await watcher.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state <> 'idle' AND query LIKE 'FETCH % FROM stream_%'",
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = $1 AND state <> 'idle' AND query LIKE 'FETCH % FROM stream_%'",
+        [database],
       )).rows[0]!.n;
     try {
       // Costly enough to be seen running (the issue's 7.5 s on the embedded database): rounds grouped by three investor fields.

@@ -1,33 +1,36 @@
 // SIGTERM while an export of an aggregate over the demo data set is in flight (limit=1 over 24,256
 // groups, which ran one aggregate per group before): the process exits 0 within SHUTDOWN_TIMEOUT_MS,
-// on the embedded database and on PostgreSQL.
+// on the embedded database and on PostgreSQL. On PostgreSQL the process starts on a copy of the demo
+// database the test run loads once (test/helpers/demo-database.ts) rather than loading its own; the
+// embedded database's process loads it at start, as `npm start` does.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { testDatabaseKind } from '../helpers/db.ts';
-import { createScratchDatabase, freePort, startServerProcess, waitForOutput, type ServerProcess } from '../helpers/server-process.ts';
+import { testDatabaseKind, type TestDatabase } from '../helpers/db.ts';
+import { createDemoDatabase } from '../helpers/demo-database.ts';
+import { freePort, startServerProcess, waitForOutput, type ServerProcess } from '../helpers/server-process.ts';
 
-let database: { url: string; drop(): Promise<void> } | undefined;
+let database: TestDatabase | undefined;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  if (testDatabaseKind() === 'postgres') database = await createScratchDatabase();
-});
+  if (testDatabaseKind() === 'postgres') database = await createDemoDatabase();
+}, 600_000);
 
 afterAll(async () => {
   if (server && server.child.exitCode === null) {
     server.child.kill('SIGKILL');
     await server.exit;
   }
-  await database?.drop();
+  await database?.destroy();
 }, 60_000);
 
 it('stops within the shutdown timeout while an aggregate export runs', async () => {
   const port = freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'vda-shutdown-'));
   server = startServerProcess({
-    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(database ? { DATABASE_URL: database.connection.url! } : {}),
     DATA_DIR: dataDir,
     PORT: String(port),
     LOAD_DEMO_DATA: 'true',

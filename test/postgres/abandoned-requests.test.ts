@@ -18,7 +18,7 @@ let key: { client_id: string; client_secret: string };
 beforeAll(async () => {
   direct = await createTestDatabase();
   app = await startTestAppOnPool(direct, {
-    url: testPostgresUrl(),
+    url: direct.connection.url!,
     poolSize: POOL_SIZE,
     connectTimeoutMs: 2_000,
     statementTimeoutMs: STATEMENT_TIMEOUT_MS,
@@ -37,7 +37,7 @@ const tokenRequest = () => postTokenRequest(app, key);
 it('ten abandoned slow requests do not exhaust the pool: readiness and tokens keep answering', async () => {
   expect((await auth.fetch('/api/entities?limit=1')).status).toBe(200);
   // Another session holds the entities table, so every list query waits on the lock: a slow request.
-  const locker = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${direct.connection.schema}"` });
+  const locker = new pg.Client({ connectionString: direct.connection.url, options: `-c search_path="${direct.connection.schema}"` });
   await locker.connect();
   await locker.query('BEGIN');
   await locker.query('LOCK TABLE entities IN ACCESS EXCLUSIVE MODE');
@@ -63,19 +63,22 @@ it('ten abandoned slow requests do not exhaust the pool: readiness and tokens ke
 });
 
 it('cancels a compiled read whose client left, long before the statement timeout', async () => {
-  const patient = await startTestAppOnPool(direct, { url: testPostgresUrl(), poolSize: POOL_SIZE, statementTimeoutMs: 60_000 });
+  const patient = await startTestAppOnPool(direct, { url: direct.connection.url!, poolSize: POOL_SIZE, statementTimeoutMs: 60_000 });
   const client = await createApiKeyAndToken(patient);
-  const observer = new pg.Client({ connectionString: testPostgresUrl() });
+  const observer = new pg.Client({ connectionString: direct.connection.url });
   await observer.connect();
-  // Compiled list statements waiting on a lock (pg_stat_activity shows a statement's first 1 KiB).
+  // Compiled list statements waiting on a lock (pg_stat_activity shows a statement's first 1 KiB) on
+  // this file's entities: other test files may run on the same server meanwhile.
   const waiting = async () =>
     (
       await observer.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT (SELECT row_to_json(o) FROM (SELECT r."id" AS "id", r."uuid" AS "uuid"%'`,
+         WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT (SELECT row_to_json(o) FROM (SELECT r."id" AS "id", r."uuid" AS "uuid"%'
+           AND pid IN (SELECT pid FROM pg_locks WHERE NOT granted AND relation = $1::regclass)`,
+        [`"${direct.connection.schema}".entities`],
       )
     ).rows[0]!.n;
-  const locker = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${direct.connection.schema}"` });
+  const locker = new pg.Client({ connectionString: direct.connection.url, options: `-c search_path="${direct.connection.schema}"` });
   await locker.connect();
   await locker.query('BEGIN');
   await locker.query('LOCK TABLE entities IN ACCESS EXCLUSIVE MODE');

@@ -9,7 +9,7 @@ import { seedDatabase } from '../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { recordingStatements, type SentStatement } from '../helpers/compiled-reads.ts';
-import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 const EXECUTIONS = 10;
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   captured = recording.sent;
   app = await startTestApp({ db: recording.db });
   auth = await createApiKeyAndToken(app);
-  session = new pg.Client({ connectionString: testPostgresUrl(), options: `-c search_path="${db.connection.schema}"` });
+  session = new pg.Client({ connectionString: db.connection.url, options: `-c search_path="${db.connection.schema}"` });
   await session.connect();
 }, 120_000);
 

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppOnPool, type TestApp } from '../helpers/app.ts';
 import { createUserToken, type TestCredentials } from '../helpers/auth.ts';
-import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import type { SqlTransaction } from '../../src/db/client.ts';
 import { call } from '../integration/management/support.ts';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   direct = await createTestDatabase();
   // A pool of its own, larger than the requests of a round: they must meet in the database, not
   // queue for a connection.
-  app = await startTestAppOnPool(direct, { url: testPostgresUrl(), poolSize: 20 });
+  app = await startTestAppOnPool(direct, { url: direct.connection.url!, poolSize: 20 });
   for (const name of ['olivia', 'adam', 'mia', 'ivan']) {
     users[name] = await createUserToken(app, { user: name, permissions: ['read:teams', 'write:teams'] });
   }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestAppOnPool, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, createTestApiKey, postTokenRequest, type TestCredentials } from '../helpers/auth.ts';
-import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 let direct: TestDatabase;
@@ -14,7 +14,7 @@ let key: { client_id: string; client_secret: string };
 
 beforeAll(async () => {
   direct = await createTestDatabase();
-  const target = new URL(testPostgresUrl());
+  const target = new URL(direct.connection.url!);
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   target.port = String(proxy.port);
   app = await startTestAppOnPool(direct, { url: target.toString(), poolSize: 3, connectTimeoutMs: 1_000 });

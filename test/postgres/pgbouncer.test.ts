@@ -35,7 +35,7 @@ let admin: TestCredentials;
 let queriesBefore: number;
 
 const directUrl = (): string => {
-  const url = new URL(testPostgresUrl());
+  const url = new URL(tables.connection.url!);
   url.searchParams.set('application_name', DIRECT_NAME);
   return url.toString();
 };
@@ -45,7 +45,7 @@ const queryCount = async (): Promise<number> =>
 beforeAll(async () => {
   tables = await createTestDatabase();
   await seedDatabase(tables, { entities: 300 });
-  bouncer = await startPgBouncer({ schema: tables.connection.schema!, poolSize: SERVER_CONNECTIONS, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+  bouncer = await startPgBouncer({ target: tables.connection.url!, schema: tables.connection.schema!, poolSize: SERVER_CONNECTIONS, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
   queriesBefore = await queryCount();
   app = await startTestAppOnPool(tables, { url: bouncer.url, directUrl: directUrl(), poolSize: APPLICATION_CONNECTIONS });
   admin = await createApiKeyAndToken(app);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { enqueueEvents, type OutboxEvent } from '../../src/changes/outbox.ts';
 import { startTestApp, startTestAppOnPool, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken } from '../helpers/auth.ts';
-import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { createWebhook, DELIVERY_ENV, startReceiver, waitUntil, type Receiver } from '../integration/webhooks/support.ts';
 
 const EVENTS = 400;
@@ -20,7 +20,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   db = await createTestDatabase();
   first = await startTestApp({ db, env: ENV });
-  second = await startTestAppOnPool(db, { url: testPostgresUrl(), poolSize: 5 }, { env: ENV });
+  second = await startTestAppOnPool(db, { url: db.connection.url!, poolSize: 5 }, { env: ENV });
   receiver = await startReceiver();
 });
 

@@ -24,22 +24,33 @@ const resourceOf = (route: Route): Resource => owned.get(route.id.split('.')[0]!
 const anyCaller = (route: Route): boolean =>
   rootFields(operations.get(route.operation)!).every(({ key }) => rootFieldRule(schema, key) === ANY_CALLER);
 
-/** The same user, holding every permission but the resource's own (or but its write permission). */
-const withoutPermissions = (resource: Resource, keep: 'nothing' | 'read') =>
-  createUserToken(app, {
-    user: 'olivia',
-    permissions: PERMISSIONS.filter((name) => name !== resource.write && (keep === 'read' || name !== resource.read)),
-  });
+/** The same user, holding every permission but the resource's own (or but its write permission); one token each. */
+const withoutPermissions = (resource: Resource, keep: 'nothing' | 'read'): Promise<TestCredentials> => {
+  const key = `${resource.name}:${keep}`;
+  let token = limited.get(key);
+  if (!token) {
+    token = createUserToken(app, {
+      user: 'olivia',
+      permissions: PERMISSIONS.filter((name) => name !== resource.write && (keep === 'read' || name !== resource.read)),
+    });
+    limited.set(key, token);
+  }
+  return token;
+};
+const limited = new Map<string, Promise<TestCredentials>>();
 
 let app: TestApp;
 let owner: TestCredentials;
 let outsider: TestCredentials;
+/** The owner of the team whose invitation of olivia's the fixtures hold. */
+let adam: TestCredentials;
 
 beforeAll(async () => {
   app = await startTestApp();
   await seedDatabase(app.db, { entities: 10 });
   owner = await createUserToken(app, { user: 'olivia', permissions: ALL_PERMISSIONS });
   outsider = await createUserToken(app, { user: 'olivia', permissions: ALL_PERMISSIONS, org: 'other-org' });
+  adam = await createUserToken(app, { user: 'adam', permissions: ALL_PERMISSIONS });
 });
 
 afterAll(async () => {
@@ -71,7 +82,6 @@ async function fixture(): Promise<Fixture> {
   const invitation = (
     await call(owner, 'POST', `/api/teams/${team}/invitations`, { invited_email: 'ivan@example.com', invited_user_id: 'ivan' })
   ).body.data.id;
-  const adam = await createUserToken(app, { user: 'adam', permissions: ALL_PERMISSIONS });
   const other = (await call(adam, 'POST', '/api/teams', { name: 'A', slug: `a-${n}` })).body.data.id;
   const token = (
     await call(adam, 'POST', `/api/teams/${other}/invitations`, { invited_email: 'olivia@example.com', invited_user_id: 'olivia' })
@@ -129,8 +139,11 @@ const SUCCESS = { created: 201, deleted: 204 } as Record<string, number>;
 const successOf = (route: Route): number => SUCCESS[route.kind] ?? 200;
 const needsBody = (route: Route): boolean => ['POST', 'PUT', 'PATCH'].includes(route.method);
 
+/** The records the GET routes read: a read changes none, so they need no fresh ones each. */
+let readFixture: Promise<Fixture> | undefined;
+
 async function attempt(route: Route, credentials: TestCredentials) {
-  const records = await fixture();
+  const records = await (route.method === 'GET' ? (readFixture ??= fixture()) : fixture());
   return call(credentials, route.method, pathOf(route, records), needsBody(route) ? BODIES[route.id]!(records) : undefined);
 }
 
