@@ -9,7 +9,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, quoteIdentifier, type Database } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { databaseUrl, dropDatabases, maintenance, testPostgresUrl } from './postgres-admin.ts';
+import { createDatabase, databaseUrl, dropDatabases, testPostgresUrl } from './postgres-admin.ts';
 
 export { testPostgresUrl } from './postgres-admin.ts';
 
@@ -62,21 +62,25 @@ export async function createTestDatabase(options: Options = {}): Promise<TestDat
  * apart from the files that run beside it.
  */
 async function copyOfPostgresTemplate(postgres: { database: string; schema: string }, options: Options): Promise<TestDatabase> {
-  const name = `${postgres.database}_${randomBytes(4).toString('hex')}`;
+  const name = await createDatabase(postgres.database, { name: postgres.database, strategy: 'WAL_LOG' });
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  await maintenance((admin) => admin.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(postgres.database)}`));
-  const url = databaseUrl(name);
-  const rename = new pg.Client({ connectionString: url });
+  const rename = new pg.Client({ connectionString: databaseUrl(name) });
   await rename.connect();
   try {
     await rename.query(`ALTER SCHEMA ${quoteIdentifier(postgres.schema)} RENAME TO ${quoteIdentifier(schema)}`);
   } finally {
     await rename.end();
   }
-  const db = await openDatabase({ url, schema, poolSize: 5, onQuery: options.onQuery, statementTimeoutMs: options.statementTimeoutMs });
+  return openOwnDatabase(name, { ...options, schema });
+}
+
+/** A test file's own PostgreSQL database, opened; destroying it drops the database. */
+export async function openOwnDatabase(name: string, options: Options & { schema?: string }): Promise<TestDatabase> {
+  const url = databaseUrl(name);
+  const db = await openDatabase({ url, schema: options.schema, poolSize: 5, onQuery: options.onQuery, statementTimeoutMs: options.statementTimeoutMs });
   return {
     ...db,
-    connection: { url, schema },
+    connection: { url, ...(options.schema ? { schema: options.schema } : {}) },
     destroy: async () => {
       await db.close();
       await dropDatabases(name);

@@ -3,15 +3,14 @@
 // every test file starts from a copy of that: PGlite from a dump of its data folder (as the migrated
 // template, test/global-setup.ts), PostgreSQL from a database created with the loaded one as template.
 // The first file to ask builds it while the others wait; the global setup's teardown removes it.
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type pg from 'pg';
 import { inject } from 'vitest';
 import { loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { openDatabase, quoteIdentifier } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from './db.ts';
-import { databaseUrl, dropDatabases, maintenance } from './postgres-admin.ts';
+import { createTestDatabase, openOwnDatabase, testDatabaseKind, type TestDatabase } from './db.ts';
+import { createDatabase, databaseUrl, maintenance } from './postgres-admin.ts';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 /** Waiting for another file to build it: loading takes 30 s on an idle machine, several times that on a busy one. */
@@ -69,7 +68,6 @@ async function builtOnce(path: string, build: (path: string) => Promise<void>): 
 }
 
 async function postgresDemo(template: string, options: { onQuery?: (sql: string) => void }): Promise<TestDatabase> {
-  const name = `${template}_${randomBytes(4).toString('hex')}`;
   await maintenance(async (admin) => {
     // The template exists only once loaded (it is renamed into place), so a file that finds it may copy it.
     await admin.query('SELECT pg_advisory_lock($1)', [POSTGRES_BUILD_LOCK]);
@@ -79,19 +77,8 @@ async function postgresDemo(template: string, options: { onQuery?: (sql: string)
     } finally {
       await admin.query('SELECT pg_advisory_unlock($1)', [POSTGRES_BUILD_LOCK]);
     }
-    // FILE_COPY copies the template's files: seconds for what WAL_LOG would write through the WAL.
-    await admin.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(template)} STRATEGY FILE_COPY`);
   });
-  const url = databaseUrl(name);
-  const db = await openDatabase({ url, poolSize: 5, onQuery: options.onQuery });
-  return {
-    ...db,
-    connection: { url },
-    destroy: async () => {
-      await db.close();
-      await dropDatabases(name);
-    },
-  };
+  return openOwnDatabase(await createDatabase(template, { name: template, strategy: 'FILE_COPY' }), options);
 }
 
 async function buildPostgresTemplate(admin: pg.Client, template: string): Promise<void> {

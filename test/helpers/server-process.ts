@@ -1,12 +1,10 @@
 // The service as a real process, as `npm start` runs it (the compiled dist/main.js, built by
 // test/global-setup.ts), for tests of start-up, signals and several instances.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { testPostgresUrl } from './db.ts';
+import { createDatabase, databaseUrl, dropDatabases } from './postgres-admin.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -51,18 +49,6 @@ export const freePort = (): number => 20_000 + Math.floor(Math.random() * 20_000
  * its database, so it cannot share one with other tests). Returns its URL and a function dropping it.
  */
 export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `vda_scratch_${randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: testPostgresUrl() });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(testPostgresUrl());
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const name = await createDatabase('vda_scratch');
+  return { url: databaseUrl(name), drop: () => dropDatabases(name) };
 }
