@@ -10,6 +10,7 @@ import { recordStatement } from '../sql/statement-capture.ts';
 import { STREAM_BATCH_ROWS, streamPostgres } from './cursor.ts';
 import { quoteIdentifier } from './identifier.ts';
 import { createPrismaClient } from './prisma-client.ts';
+import { ClientLeftBeforeStatement } from './unavailable.ts';
 import type { CancelSignal, Database, DatabaseOptions, SqlClient } from './types.ts';
 
 const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
@@ -121,12 +122,18 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
       const query = pooled ? { text, values: params as unknown[] } : { name: readName(text), text, values: params as unknown[] };
       // Behind a pooler the session's process id is the pooler's own, not a server process to cancel:
       // an abandoned statement there ends at the server's statement timeout.
+      if (signal?.aborted) return Promise.reject(new ClientLeftBeforeStatement());
       if (!signal || pooled) return pool.query(query).then(rowsOf<Row>);
       // pg's callbacks inside one promise: a read served this way is one promise, not one per step.
       return new Promise<Row[]>((resolve, reject) => {
         pool.connect((connectError, client, done) => {
           if (connectError || !client) {
             reject(connectError);
+            return;
+          }
+          if (signal.aborted) {
+            done();
+            reject(new ClientLeftBeforeStatement());
             return;
           }
           let cancelled = false;
@@ -156,6 +163,10 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
     stream: async function* <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal, batchRows = STREAM_BATCH_ROWS) {
       options.onQuery?.(text);
       const client = await pool.connect();
+      if (signal?.aborted) {
+        client.release();
+        throw new ClientLeftBeforeStatement();
+      }
       const lost = watchCheckedOut(client);
       // Behind a pooler the session's process id is the pooler's: the server's statement timeout ends it.
       const processId = (client as unknown as { processID?: number }).processID;

@@ -43,7 +43,22 @@ export function isConnectionFailure(error: unknown): boolean {
  * warn about; a statement timeout says "statement timeout" instead.
  */
 export function isCancelledOnRequest(error: unknown): boolean {
-  return someCause(error, ({ code, message }) => code === '57014' && typeof message === 'string' && message.includes('due to user request'));
+  return someCause(error, (fields) =>
+    fields instanceof ClientLeftBeforeStatement ||
+    (fields.code === '57014' && typeof fields.message === 'string' && fields.message.includes('due to user request')));
+}
+
+/**
+ * A read whose client left while it waited for a free connection: it is never sent. Sent, it would hold
+ * that connection until the statement timeout for nobody (a statement queued behind abandoned ones
+ * cannot be cancelled, as it has no session yet when its client leaves).
+ */
+export class ClientLeftBeforeStatement extends Error {
+  /** query_canceled, as for a statement cancelled on request: a 503 for nobody, logged as a cancel. */
+  readonly code = '57014';
+  constructor() {
+    super('statement not sent: its client left while it waited for a connection');
+  }
 }
 
 function someCause(error: unknown, test: (fields: Record<string, unknown>) => boolean): boolean {

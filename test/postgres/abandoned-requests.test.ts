@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startTestAppOnPool, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, createTestApiKey, postTokenRequest, type TestCredentials } from '../helpers/auth.ts';
 import { createTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/db.ts';
+import { isCancelledOnRequest } from '../../src/db/unavailable.ts';
 
 const POOL_SIZE = 3;
 const STATEMENT_TIMEOUT_MS = 1_000;
@@ -114,6 +115,27 @@ it('a session a cancel was sent to is not lent again: a late cancel cannot stop 
     await db.sql.prepared('SELECT pg_sleep(0.5)', [], controller.signal).catch(() => undefined);
     // Whatever runs next runs on a session of its own, out of reach of a cancel still on its way.
     expect(await pidOf()).not.toBe(before);
+  } finally {
+    await db.close();
+  }
+});
+
+it('a read whose client left while it waited for a connection is never sent', async () => {
+  const { openDatabase } = await import('../../src/db/client.ts');
+  const db = await openDatabase({ url: direct.connection.url!, schema: direct.connection.schema, poolSize: 1 });
+  try {
+    await db.sql.exec('CREATE SEQUENCE IF NOT EXISTS abandoned_probe');
+    // The pool's one session is busy; the second read queues for it, and its client leaves meanwhile.
+    const busy = db.sql.prepared('SELECT pg_sleep(0.5)', []);
+    const controller = new AbortController();
+    const queued = db.sql.prepared("SELECT nextval('abandoned_probe')", [], controller.signal).catch((error: unknown) => error);
+    setTimeout(() => controller.abort(), 100);
+    await busy;
+    const outcome = await queued;
+    expect(outcome).toBeInstanceOf(Error);
+    expect(isCancelledOnRequest(outcome)).toBe(true);
+    // Had it been sent, the sequence would have moved; and the session it would have used serves on.
+    expect((await db.sql.query<{ is_called: boolean }>('SELECT is_called FROM abandoned_probe'))[0]!.is_called).toBe(false);
   } finally {
     await db.close();
   }
