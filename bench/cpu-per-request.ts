@@ -29,26 +29,41 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PEER_URL = process.env.BENCH_POSTGRAPHILE_URL;
 
 
-/** The CPU of each PostgreSQL process alive now, by pid. */
-function postgresCpu(): Map<number, number> {
-  const byPid = new Map<number, number>();
+/**
+ * The CPU of each PostgreSQL process alive now, by pid, and what the postmaster has collected from its
+ * ended children (a backend's CPU moves there when it exits): a pool that retires its connections ends
+ * backends during a round, and counting live processes only would leave their work out.
+ */
+function postgresCpu(): { live: Map<number, number>; ended: number } {
+  const live = new Map<number, number>();
+  let ended = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const { user, system } = cpuOf(Number(entry));
-      byPid.set(Number(entry), user + system);
+      const { user, system, childrenUser, childrenSystem, parentPid } = cpuOf(Number(entry));
+      live.set(Number(entry), user + system);
+      // The postmaster is the PostgreSQL process whose parent is not one.
+      if (!isPostgres(parentPid)) ended += childrenUser + childrenSystem;
     } catch {
       // The process ended between the listing and the read.
     }
   }
-  return byPid;
+  return { live, ended };
 }
 
-/** What PostgreSQL's processes alive at both readings spent between them (a pool's idle backend may end meanwhile). */
-function postgresSpent(before: Map<number, number>, after: Map<number, number>): number {
-  let spent = 0;
-  for (const [pid, cpu] of after) spent += cpu - (before.get(pid) ?? 0);
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false;
+  }
+}
+
+/** What PostgreSQL's processes spent between two readings: those alive at the second, and those that ended between. */
+function postgresSpent(before: ReturnType<typeof postgresCpu>, after: ReturnType<typeof postgresCpu>): number {
+  let spent = after.ended - before.ended;
+  for (const [pid, cpu] of after.live) spent += cpu - (before.live.get(pid) ?? 0);
   return spent;
 }
 
