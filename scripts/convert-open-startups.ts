@@ -1,8 +1,8 @@
 /**
  * Converts the open startup data into the demo data set:
- *   npx tsx scripts/convert-open-startups.ts <shared-data-dir> <out-dir>
- * e.g. `npx tsx scripts/convert-open-startups.ts <sources> prisma/demo` (docs/open-data.md lists the sources).
- * <shared-data-dir> may be the open-startups folder itself or the folder that contains it.
+ *   npx tsx scripts/convert-open-startups.ts <sources-dir> <out-dir>
+ * e.g. `npx tsx scripts/convert-open-startups.ts prisma/demo/sources prisma/demo` (docs/open-data.md lists the sources).
+ * <sources-dir> may be the folder of the three data sets itself or a folder that holds it as `open-startups/`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { convertOpenStartups } from '../src/data/open-startups/index.ts';
 async function main(args: string[]): Promise<number> {
   const [source, out] = args;
   if (!source || !out) {
-    process.stderr.write('usage: npx tsx scripts/convert-open-startups.ts <shared-data-dir> <out-dir>\n');
+    process.stderr.write('usage: npx tsx scripts/convert-open-startups.ts <sources-dir> <out-dir>\n');
     return 2;
   }
   const sourceDir = existsSync(join(source, 'crunchbase-2013')) ? source : join(source, 'open-startups');

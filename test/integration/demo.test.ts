@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,8 @@ import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 import { convertOpenStartups } from '../../src/data/open-startups/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-const OPEN_DATA_DIR = process.env.OPEN_STARTUPS_DIR ?? '/work/shared/data/open-startups';
+/** The open data the demo files are converted from, kept beside them (docs/open-data.md). */
+const OPEN_DATA_DIR = join(DEMO_DATA_DIR, 'sources');
 const DEMO_FILES = ['entities', 'investors', 'founders', 'transactions', 'valuations', 'news'];
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -178,7 +178,7 @@ describe('the demo data over HTTP, as a new user meets it', () => {
   });
 });
 
-describe.skipIf(!existsSync(OPEN_DATA_DIR))('scripts/convert-open-startups', () => {
+describe('scripts/convert-open-startups', () => {
   it('reproduces the committed demo files from the open data', async () => {
     const out = await mkdtemp(join(tmpdir(), 'vda-demo-'));
     try {
