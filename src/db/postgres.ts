@@ -117,12 +117,12 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
     exec: async (text) => void (await pool.query(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as Row[],
     prepared: <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal): Promise<Row[]> => {
+      if (signal?.aborted) return Promise.reject(new ClientLeftBeforeStatement());
       options.onQuery?.(text);
       // pg copies the query config and maps the values into a new array: neither is changed.
       const query = pooled ? { text, values: params as unknown[] } : { name: readName(text), text, values: params as unknown[] };
       // Behind a pooler the session's process id is the pooler's own, not a server process to cancel:
       // an abandoned statement there ends at the server's statement timeout.
-      if (signal?.aborted) return Promise.reject(new ClientLeftBeforeStatement());
       if (!signal || pooled) return pool.query(query).then(rowsOf<Row>);
       // pg's callbacks inside one promise: a read served this way is one promise, not one per step.
       return new Promise<Row[]>((resolve, reject) => {

@@ -67,7 +67,7 @@ export function compressBody(body: string | Buffer, encoding: Encoding): Buffer 
 /**
  * The deflate window sized to the body: a match reaches at most the window less 262 bytes back, so a
  * window that spans the whole body compresses it to the same bytes, and zlib sets up (and clears) only
- * that much state: 1.5 µs of a record's 12 (docs/request-pipeline.md, "Compression").
+ * that much state: a 1,300-byte record gzips in 11.5 µs instead of 12.7 (docs/request-pipeline.md, "Compression").
  */
 function deflateOptions(bytes: number): { level: number; windowBits: number } {
   let windowBits = MIN_WINDOW_BITS;

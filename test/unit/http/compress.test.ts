@@ -73,9 +73,9 @@ describe('the deflate window sized to the body', () => {
       const body = bodyOf(bytes);
       const ours = compressBody(Buffer.from(body), 'deflate');
       expect(inflateSync(ours).toString()).toBe(body);
-      // The zlib header names the window (CINFO, its log2 less 8): the smallest that spans the body.
+      // The zlib header names the window (CINFO, its log2 less 8), the smallest that spans the body; the
+      // deflate stream after the header, and its checksum, are the full window's.
       expect(ours[0]! >> 4, `${bytes} bytes`).toBe(Math.min(15, Math.max(10, Math.ceil(Math.log2(bytes + 262)))) - 8);
-      // The zlib header names the window; the deflate stream after it and the checksum are the same.
       expect(ours.subarray(2).equals(deflateSync(body, { level: 3 }).subarray(2)), `${bytes} bytes`).toBe(true);
     }
   });
