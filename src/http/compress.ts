@@ -36,10 +36,13 @@ export function encodingFor(acceptEncoding: string | string[] | undefined, bytes
   const key = typeof acceptEncoding === 'string' ? acceptEncoding : acceptEncoding.join(', ');
   let chosen = negotiated.get(key);
   if (chosen === undefined) {
-    // Clients send few distinct values (one per browser or library), so the bound is rarely reached.
-    if (negotiated.size >= NEGOTIATIONS_KEPT) negotiated.clear();
     chosen = negotiate(key);
-    negotiated.set(key, chosen);
+    // Clients send few distinct values (one per browser or library), so the bound is rarely reached;
+    // a value longer than any client sends is negotiated each time, not kept (memory: 256 × 256 characters).
+    if (key.length <= LONGEST_KEPT) {
+      if (negotiated.size >= NEGOTIATIONS_KEPT) negotiated.clear();
+      negotiated.set(key, chosen);
+    }
   }
   return chosen === 'identity' ? undefined : chosen;
 }
@@ -50,6 +53,7 @@ export function encodingFor(acceptEncoding: string | string[] | undefined, bytes
  */
 const negotiated = new Map<string, Encoding | 'identity'>();
 const NEGOTIATIONS_KEPT = 256;
+const LONGEST_KEPT = 256;
 
 function negotiate(acceptEncoding: string): Encoding | 'identity' {
   // negotiator 1.x takes the preference for ties as a second argument (its typings predate it).

@@ -38,6 +38,17 @@ describe('the encoding negotiated', () => {
     }
   });
 
+  it('negotiates a value longer than clients send every time, without keeping it', () => {
+    const parse = vi.spyOn(Negotiator.prototype, 'encoding');
+    try {
+      const header = `br;q=0.9, gzip;q=0.8, ${'x-padding, '.repeat(40)}identity;q=0.1`;
+      for (let index = 0; index < 3; index += 1) expect(encodingFor(header, LARGE)).toBe('br');
+      expect(parse).toHaveBeenCalledTimes(3);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('still answers right once more distinct values came than are remembered', () => {
     for (let index = 0; index < 600; index += 1) {
       expect(encodingFor(`gzip;q=0.${index % 9 + 1}, br;q=0.${(index + 4) % 9 + 1}`, LARGE)).toBe(index % 9 >= (index + 4) % 9 ? 'gzip' : 'br');
