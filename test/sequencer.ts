@@ -67,7 +67,12 @@ export class SlowFirstSequencer extends BaseSequencer {
     // the worker while a PostgreSQL one waits on the server half the time, so the two mix well.
     const size = (spec: TestSpecification) => statSync(spec.moduleId).size;
     const byProject = new Map<string, TestSpecification[]>();
-    for (const spec of files) if (SLOW_SECONDS[key(spec)] === undefined) byProject.set(spec.project.name, [...(byProject.get(spec.project.name) ?? []), spec]);
+    for (const spec of files) {
+      if (SLOW_SECONDS[key(spec)] !== undefined) continue;
+      const queue = byProject.get(spec.project.name);
+      if (queue) queue.push(spec);
+      else byProject.set(spec.project.name, [spec]);
+    }
     const queues = [...byProject.keys()].sort().map((name) => byProject.get(name)!.sort((a, b) => size(b) - size(a) || a.moduleId.localeCompare(b.moduleId)));
     const rest: TestSpecification[] = [];
     for (let i = 0; queues.some((queue) => i < queue.length); i++) for (const queue of queues) if (queue[i]) rest.push(queue[i]!);

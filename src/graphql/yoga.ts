@@ -101,4 +101,3 @@ export function createGraphQLServer(options: GraphQLServerOptions): GraphQLServe
     context: (initial) => options.createContext(initial),
   });
 }
-
