@@ -10,10 +10,9 @@ import { recordStatement } from '../sql/statement-capture.ts';
 import { STREAM_BATCH_ROWS, streamPostgres } from './cursor.ts';
 import { quoteIdentifier } from './identifier.ts';
 import { createPrismaClient } from './prisma-client.ts';
+import { spentError, StatementBoundClient } from './statement-bound.ts';
 import { ClientLeftBeforeStatement } from './unavailable.ts';
 import type { CancelSignal, Database, DatabaseOptions, SqlClient } from './types.ts';
-
-const PREPARED_STATEMENT_CONNECTION_USES = 5_000;
 
 const CONNECTION_CHECK_INTERVAL_MS = 1_000;
 
@@ -96,9 +95,9 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    // Connections are retired after this many queries: that bounds the prepared statements each one
-    // accumulates (statement names below), since filters make the set of statement texts open-ended.
-    maxUses: PREPARED_STATEMENT_CONNECTION_USES,
+    // Each session keeps a bounded number of named statements (statement names below), since filters
+    // make the set of statement texts open-ended; a session that reached its bound is retired when released.
+    Client: StatementBoundClient,
     // Bounded waits: a database that is down or saturated answers 503 (src/db/unavailable.ts) instead
     // of holding requests, /readyz and the token endpoint until clients give up.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
@@ -148,7 +147,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
             signal.removeEventListener('abort', cancel);
             // A cancel sent for this statement may land after it ended: the session is not lent again, or
             // the cancel would stop whatever ran on it next (a usage flush at shutdown, say).
-            done(cancelled ? new Error('a cancel was sent to this session') : lost());
+            done(cancelled ? new Error('a cancel was sent to this session') : (lost() ?? spentError(client)));
             if (queryError) reject(queryError);
             else resolve(result!.rows as Row[]);
           };
@@ -171,7 +170,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
       // Behind a pooler the session's process id is the pooler's: the server's statement timeout ends it.
       const processId = (client as unknown as { processID?: number }).processID;
       const cancel = pooled ? undefined : () => void cancelBackend(url, processId);
-      const release = (error?: Error) => client.release(error ?? lost());
+      const release = (error?: Error) => client.release(error ?? lost() ?? spentError(client));
       // A consumer that stops reading holds a connection: at most a statement timeout between two batches.
       yield* streamPostgres<Row>({ client, cancel, release }, text, params, { signal, batchRows, idleMs: options.statementTimeoutMs });
     },
@@ -191,7 +190,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release(lost());
+        client.release(lost() ?? spentError(client));
       }
     },
     listen: (channel, handlers) =>
