@@ -2,7 +2,6 @@
  * Converts the open startup data into the demo data set:
  *   npx tsx scripts/convert-open-startups.ts <sources-dir> <out-dir>
  * e.g. `npx tsx scripts/convert-open-startups.ts prisma/demo/sources prisma/demo` (docs/open-data.md lists the sources).
- * <sources-dir> may be the folder of the three data sets itself or a folder that holds it as `open-startups/`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,13 +13,12 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write('usage: npx tsx scripts/convert-open-startups.ts <sources-dir> <out-dir>\n');
     return 2;
   }
-  const sourceDir = existsSync(join(source, 'crunchbase-2013')) ? source : join(source, 'open-startups');
-  if (!existsSync(join(sourceDir, 'crunchbase-2013'))) {
+  if (!existsSync(join(source, 'crunchbase-2013'))) {
     process.stderr.write(`no crunchbase-2013/ folder under ${source}\n`);
     return 1;
   }
   const started = performance.now();
-  const report = await convertOpenStartups(resolve(sourceDir), resolve(out));
+  const report = await convertOpenStartups(resolve(source), resolve(out));
   for (const file of report.files) {
     process.stdout.write(`${file.resource}.jsonl.gz: ${file.records} records, ${(file.bytes / 1024).toFixed(0)} KiB\n`);
   }
