@@ -4,8 +4,9 @@
  * (`GET /api/entities/{id}`), never a raw path, so the number of series stays bounded whatever clients send.
  */
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import type { Exchange } from './exchange.ts';
+import { RequestDurations } from './request-durations.ts';
 
 export interface Metrics {
   /** Times a request once it has ended (the client may have left first: then as 499). */
@@ -37,13 +38,7 @@ export function createMetrics(): Metrics {
   // A registry per app, so several apps in one process (tests) do not share series.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by endpoint (method and route template) and status',
-    labelNames: ['endpoint', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const durations = new RequestDurations([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registry);
   const csvExports = new Counter({
     name: 'csv_exports_total',
     help: 'CSV exports that began streaming, by outcome: completed, failed (a page failed; the transfer was cut) or client_gone',
@@ -52,23 +47,13 @@ export function createMetrics(): Metrics {
   });
   for (const outcome of CSV_EXPORT_OUTCOMES) csvExports.inc({ outcome }, 0);
 
-  // One series per endpoint and status, looked up by one string instead of prom-client hashing the
-  // label object on every observation.
-  const series = new Map<string, Histogram.Internal<'endpoint' | 'status'>>();
-  const seriesOf = (endpoint: string, status: number) => {
-    const key = `${status} ${endpoint}`;
-    let found = series.get(key);
-    if (!found) series.set(key, (found = duration.labels({ endpoint, status: String(status) })));
-    return found;
-  };
-
   return {
     registry,
     observe: (exchange) => {
       // /docs serves its page and assets beneath one mount: they count as one endpoint.
       const path = exchange.path.startsWith('/docs/') ? '/docs' : exchange.path;
       const endpoint = exchange.endpoint ?? (FIXED_ENDPOINTS.has(path) ? `${exchange.method} ${path}` : 'unmatched');
-      seriesOf(endpoint, exchange.finalStatus()).observe((performance.now() - exchange.started) / 1000);
+      durations.observe(endpoint, exchange.finalStatus(), (performance.now() - exchange.started) / 1000);
       // Whether every byte of an export went out is known now.
       const csvExport = exchange.csvExport;
       if (csvExport) csvExports.inc({ outcome: csvExport === 'failed' ? 'failed' : exchange.res.writableFinished ? 'completed' : 'client_gone' });
