@@ -6,14 +6,14 @@
  */
 import { hash } from 'node:crypto';
 
-export function weakEtag(body: string | Buffer, encoding?: BufferEncoding): string {
-  // A UTF-8 string is hashed and measured as it is: copying it into a Buffer first cost an allocation
-  // the size of the body on every response.
-  if (typeof body === 'string' && (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8')) {
-    return tag(Buffer.byteLength(body, 'utf8'), hash('sha1', body, 'base64'));
-  }
-  const bytes = typeof body === 'string' ? Buffer.from(body, encoding) : body;
-  return tag(bytes.length, hash('sha1', bytes, 'base64'));
-}
+/** A body's length in bytes, a string's as UTF-8. */
+export const byteLengthOf = (body: string | Buffer): number => (typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
 
-const tag = (length: number, sha1: string): string => `W/"${length.toString(16)}-${sha1.slice(0, 27)}"`;
+/**
+ * `bytes` is the body's length when the caller measured it already (the writer needs it for
+ * Content-Length). A string is hashed as UTF-8 as it is: copying it into a Buffer first cost an
+ * allocation the size of the body on every response.
+ */
+export function weakEtag(body: string | Buffer, bytes = byteLengthOf(body)): string {
+  return `W/"${bytes.toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
+}

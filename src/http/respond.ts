@@ -11,7 +11,7 @@ import fresh from 'fresh';
 import { stringify } from '../compile/json-text.ts';
 import { toErrorEnvelope, type AppError } from '../errors.ts';
 import { compressBody, compressionStream, encodingFor, isCompressible, type Encoding } from './compress.ts';
-import { weakEtag } from './etag.ts';
+import { byteLengthOf, weakEtag } from './etag.ts';
 import { exchangeOf, type Exchange } from './exchange.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -57,14 +57,14 @@ export function respond(exchange: Exchange, answer: Answer): void {
   const head = headOf(exchange, answer.headers);
   // A validator for what a client may keep and ask about again: a read's successful answer.
   const cacheable = (exchange.method === 'GET' || exchange.method === 'HEAD') && answer.status >= 200 && answer.status < 300;
-  const tag = cacheable && !hasName(answer.headers, 'etag') ? weakEtag(body, 'utf8') : undefined;
+  const bytes = byteLengthOf(body);
+  const tag = cacheable && !hasName(answer.headers, 'etag') ? weakEtag(body, bytes) : undefined;
   if (tag) head.push('ETag', tag);
   if (tag && isFresh(exchange, tag)) {
     res.writeHead(304, head).end();
     return;
   }
   head.push('Content-Type', contentType);
-  const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
   const encoding = compressible && exchange.method !== 'HEAD' ? encodingFor(req.headers['accept-encoding'], bytes) : undefined;
   if (encoding) {
     const compressed = compressedBody(exchange, body, encoding, tag, answer.read === true);
@@ -105,7 +105,7 @@ export function respondStream(exchange: Exchange, status: number, headers: Reado
 function compressedBody(exchange: Exchange, body: string | Buffer, encoding: Encoding, tag: string | undefined, read: boolean): Buffer {
   const kept = exchange.compressedAnswers;
   if (!kept || (!tag && !read)) return compressBody(body, encoding);
-  return kept.compress(body, encoding, tag ?? weakEtag(body, 'utf8'));
+  return kept.compress(body, encoding, tag ?? weakEtag(body));
 }
 
 /** The request id, the gathered headers the answer does not set itself, then the answer's. */
