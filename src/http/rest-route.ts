@@ -18,7 +18,8 @@ const MAY_PREFER_CSV = /csv|text\//i;
 export function restRoute(handle: RestHandler): Route {
   const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) && hasBody(exchange) });
   const serve = async (exchange: Exchange): Promise<void> => {
-    await readBody(exchange);
+    // A request without a body (every read) has nothing to wait for.
+    if (hasBody(exchange)) await readBody(exchange);
     if (wantsCsv(exchange.query, () => prefersCsv(exchange.req.headers.accept))) {
       const answer = await exportCsv(exchange, handle);
       if (Array.isArray(answer)) respond(exchange, jsonAnswer(...answer));

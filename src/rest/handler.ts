@@ -109,13 +109,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const runs = new WeakMap<RestRequest, GraphQLContext>();
   // The headers gathered on the request (RateLimit-*, Deprecation) go onto the answer where it is
   // written (src/http/respond.ts), under its own.
-  const handle = async (request: RestRequest): Promise<RestResponse> => {
-    try {
-      return await dispatch(compiled, options, runs, request);
-    } catch (error) {
-      return failure(options, request, error);
-    }
-  };
+  const handle = (request: RestRequest): Promise<RestResponse> =>
+    dispatch(compiled, options, runs, request).catch((error: unknown) => failure(options, request, error));
   const recordFields = (request: Pick<RestRequest, 'method' | 'path'>): readonly string[] =>
     compiled.find((candidate) => candidate.route.method === request.method && candidate.pattern.test(request.path))?.fields ?? [];
   const begin = async (request: RestRequest): Promise<GraphQLContext> => {
