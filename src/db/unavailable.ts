@@ -18,23 +18,39 @@ const UNAVAILABLE_CODES = new Set([
 
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connection (?:is )?(?:closed|refused)|Client has encountered a connection error/i;
 
+/**
+ * The database is there but busy: a statement cancelled (a timeout, or its client left), or an interactive
+ * transaction that found no session within Prisma's maxWait (P2028; the embedded database restarting its
+ * thread after a statement timeout holds its one session for longer than that on a loaded machine).
+ */
+const isBusy = ({ code, originalCode, message }: Record<string, unknown>): boolean =>
+  code === '57014' ||
+  originalCode === '57014' ||
+  (code === 'P2028' && typeof message === 'string' && message.includes('Unable to start a transaction in the given time'));
+
 /** Prisma's driver adapter errors name the failure in `cause.kind`. */
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return someCause(error, ({ code, kind, message, originalCode }) =>
-    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
-    (typeof originalCode === 'string' && UNAVAILABLE_CODES.has(originalCode)) ||
-    (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) ||
-    (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)));
+  return someCause(error, (fields) => {
+    const { code, kind, message, originalCode } = fields;
+    return (
+      (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+      (typeof originalCode === 'string' && UNAVAILABLE_CODES.has(originalCode)) ||
+      (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) ||
+      (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) ||
+      isBusy(fields)
+    );
+  });
 }
 
 /**
- * The database could not be reached or dropped the connection: unavailable for another reason than a
- * cancelled statement (a timeout, or the client leaving), which another server would not change.
+ * The database could not be reached or dropped the connection: unavailable for another reason than
+ * being busy (a cancelled statement, a transaction that could not start in time), which another server
+ * would not change.
  */
 export function isConnectionFailure(error: unknown): boolean {
-  return isDatabaseUnavailable(error) && !someCause(error, ({ code, originalCode }) => code === '57014' || originalCode === '57014');
+  return isDatabaseUnavailable(error) && !someCause(error, isBusy);
 }
 
 /**
