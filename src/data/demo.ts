@@ -23,7 +23,7 @@ export interface DemoLoadResult {
 }
 
 /**
- * Loads the demo set in one transaction under an advisory lock: instances starting together on one
+ * Loads the demo set in one transaction under an advisory lock, with no statement timeout: instances starting together on one
  * empty PostgreSQL load it once (the others wait, then find entities and skip), and a failed load leaves
  * the database empty rather than half filled.
  */
@@ -37,6 +37,9 @@ export async function loadDemoDataIfEmpty(
     return { loaded: false, skipped: 'no demo data set' };
   }
   return db.sql.transaction(async (tx) => {
+    // Start-up work runs to its end, as migrations do (docs/operations.md): the load's recompute of
+    // derived columns takes seconds, and an instance waiting for another's load waits that long too.
+    await tx.exec('SET LOCAL statement_timeout = 0');
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_LOCK_KEY]);
     const [row] = await tx.query<{ present: boolean }>('SELECT EXISTS (SELECT 1 FROM entities) AS present');
     if (row?.present) return { loaded: false, skipped: 'database has data' };

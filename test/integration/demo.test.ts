@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA_DIR, loadDemoDataIfEmpty } from '../../src/data/demo.ts';
+import { openDatabase } from '../../src/db/client.ts';
 import { clean, fixMojibake, parseAmount, parseDayMonthYear, parseStatedAmount } from '../../src/data/open-startups/clean.ts';
 import { dealAmount } from '../../src/data/open-startups/tech-giants.ts';
 import { cleanCityName, findSpelling, knownCity } from '../../src/data/import/resolve/city-names.ts';
@@ -34,8 +35,14 @@ afterAll(async () => {
 });
 
 describe('loadDemoDataIfEmpty', () => {
-  it('loads the demo data set into an empty database once, even when two starts race', async () => {
-    const results = await Promise.all([loadDemoDataIfEmpty(db, logger as never), loadDemoDataIfEmpty(db, logger as never)]);
+  it('loads the demo data set into an empty database once, even when two starts race, past the statement timeout', async () => {
+    // Start-up work has no deadline. On PostgreSQL both starts load through a pool whose statements are
+    // bounded at 500 ms, far below the load's longest (seconds); the embedded database lifts its own
+    // deadline around start-up work (test/integration/embedded-statement-timeout.test.ts).
+    const { url, schema } = db.connection;
+    const bounded = url ? await openDatabase({ url, schema, poolSize: 2, statementTimeoutMs: 500 }) : undefined;
+    const loader = bounded ?? db;
+    const results = await Promise.all([loadDemoDataIfEmpty(loader, logger as never), loadDemoDataIfEmpty(loader, logger as never)]).finally(() => bounded?.close());
     expect(results.map((r) => r.loaded).sort()).toEqual([false, true]);
     const result = results.find((r) => r.loaded) ?? results[0]!;
     expect(result.counts).toMatchObject({ entities: 24_256, founders: 998, transactions: 37_857, news: 1_550, valuations: 1_564 });
