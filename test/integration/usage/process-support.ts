@@ -20,9 +20,10 @@ export function processEnvironment(extra: Record<string, string> = {}): Record<s
   };
 }
 
-export async function startServer(env: Record<string, string>, cwd?: string): Promise<RunningServer> {
+/** Started once it logs that it listens; `timeoutMs` bounds the wait (a start that loads the demo data set needs more). */
+export async function startServer(env: Record<string, string>, cwd?: string, timeoutMs = 60_000): Promise<RunningServer> {
   const server = startServerProcess({ ...env, PORT: '0' }, cwd);
-  await waitForOutput(server, /"msg":"listening"/, 60_000);
+  await waitForOutput(server, /"msg":"listening"/, timeoutMs);
   const port = /"port":(\d+)[^\n]*"msg":"listening"/.exec(server.output())?.[1];
   if (!port) throw new Error(`no port in the listening line:\n${server.output()}`);
   return { server, url: `http://127.0.0.1:${port}` };
