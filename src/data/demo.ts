@@ -23,9 +23,9 @@ export interface DemoLoadResult {
 }
 
 /**
- * Loads the demo set in one transaction under an advisory lock, with no statement timeout: instances starting together on one
- * empty PostgreSQL load it once (the others wait, then find entities and skip), and a failed load leaves
- * the database empty rather than half filled.
+ * Loads the demo set in one transaction under an advisory lock, with no statement timeout: instances
+ * starting together on one empty PostgreSQL load it once (the others wait, then find entities and
+ * skip), and a failed load leaves the database empty rather than half filled.
  */
 export async function loadDemoDataIfEmpty(
   db: Pick<Database, 'sql'>,
