@@ -65,6 +65,11 @@ async function dataScans(on: 'primary' | 'replica'): Promise<number> {
   return row!.n;
 }
 
+/** The replica's state as /readyz reports it. */
+async function replicaState(app: TestApp): Promise<string> {
+  return (await (await app.fetch('/readyz')).json()).replicas[0].state;
+}
+
 /** A counter's value from /metrics, by its labels. */
 async function metric(app: TestApp, name: string, labels: string): Promise<number> {
   const text = await (await app.fetch('/metrics')).text();
@@ -228,12 +233,12 @@ it('skips a replica lagging more than DATABASE_REPLICA_MAX_LAG_MS, and uses it a
       metric(app, 'database_reads_total', 'target="replica",reason="data_read"'),
     ]);
     await expect.poll(async () => {
-      if ((await (await app.fetch('/readyz')).json()).replicas[0].state !== 'lagging') return 'not lagging';
+      if (await replicaState(app) !== 'lagging') return 'not lagging';
       replicaStatus = (await (await app.fetch('/readyz')).json()).replicas[0];
       const [primaryBefore, replicaBefore] = await reads();
       expect(await readAll(reader)).toEqual(expected);
       const [primaryAfter, replicaAfter] = await reads();
-      if ((await (await app.fetch('/readyz')).json()).replicas[0].state !== 'lagging') return 'not lagging throughout';
+      if (await replicaState(app) !== 'lagging') return 'not lagging throughout';
       return { primaryServedAll: primaryAfter - primaryBefore >= LIST_PATHS.length + 1, replica: replicaAfter - replicaBefore };
     }, { timeout: 20_000 }).toEqual({ primaryServedAll: true, replica: 0 });
     expect(await (await app.fetch('/metrics')).text()).toMatch(/database_replica_up\{replica="replica-1",host="[^"]+",state="lagging"\} 0/);
@@ -245,13 +250,12 @@ it('skips a replica lagging more than DATABASE_REPLICA_MAX_LAG_MS, and uses it a
     expect((replicaStatus as { lag_ms: number }).lag_ms).toBeGreaterThan(300);
     // A round of reads made while the replica reads as ready all go to it. (On a loaded machine a 300 ms
     // bound can be crossed again for a moment by the app's own writes, usage among them: retried.)
-    const state = async () => (await (await app.fetch('/readyz')).json()).replicas[0].state;
     await expect.poll(async () => {
-      if (await state() !== 'ready') return 'not ready';
+      if (await replicaState(app) !== 'ready') return 'not ready';
       const before = await metric(app, 'database_reads_total', 'target="replica",reason="data_read"');
       expect(await readAll(reader)).toEqual(expected);
       const after = await metric(app, 'database_reads_total', 'target="replica",reason="data_read"');
-      if (await state() !== 'ready') return 'not ready throughout';
+      if (await replicaState(app) !== 'ready') return 'not ready throughout';
       return after - before;
     }, { timeout: 20_000 }).toBeGreaterThanOrEqual(LIST_PATHS.length + 1);
   } finally {

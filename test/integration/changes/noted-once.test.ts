@@ -3,7 +3,7 @@
  * it are kept whole (`OFFSET 0`), not folded into the per-column comparison, where `to_jsonb` of the
  * old row ran once per column (an update of 12,000 entities spent 7.5 s in recording instead of 1.2 s;
  * docs/changes.md, "Cost"). The statement the trigger runs is planned here on tables named as its
- * transition tables, and the plan must make each side's JSON in a subquery scan of its own.
+ * transition tables, and the plan must make each side's JSON where it reads that side's rows.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
