@@ -177,7 +177,17 @@ export class RemotePGlite extends BasePGlite {
       return new Uint8Array();
     }
     const batch = this.#batch.add(message);
-    return (batch && (await this.#request('protocol', batch))) ?? new Uint8Array();
+    if (!batch) return new Uint8Array();
+    try {
+      return (await this.#request('protocol', batch)) ?? new Uint8Array();
+    } catch (error) {
+      // A ROLLBACK whose thread stopped while it ran (its own deadline passed, the thread was lost) did
+      // what it asked: the session and its transaction are gone. Failing it would replace the error that
+      // led to it, and Prisma's adapter does not await its ROLLBACK: the failure would end the process.
+      if (!(endsLostSession(message) && this.#unitLost())) throw error;
+      this.#unitEpoch = this.#epoch;
+      return new Uint8Array();
+    }
   }
 
   /**

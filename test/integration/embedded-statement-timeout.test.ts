@@ -7,10 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { protocol, type PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { RemotePGlite } from '../../src/db/pglite-remote.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, TEST_USER_AGENT, type TestCredentials } from '../helpers/auth.ts';
@@ -206,4 +209,59 @@ describe('at the database, with a 1 s timeout', () => {
       await memory.destroy();
     }
   }, 60_000);
+});
+
+// A ROLLBACK can find the thread stuck on something sent before it and be cut by its own deadline.
+// Ending the session ends its transaction: the rollback succeeded, and must say so. Otherwise the
+// work's own error is replaced by a timeout, and Prisma's adapter, which does not await its ROLLBACK,
+// ends the process with an unhandled rejection (a full run of this suite on a loaded machine did).
+describe('a ROLLBACK cut short by the thread stopping', () => {
+  const TIMEOUT_MS = 300;
+  let folder: string;
+  let pglite: RemotePGlite;
+  /** Sent ahead of the ROLLBACK, outside the transaction's lock: the thread is busy past the ROLLBACK's deadline. */
+  const holdTheThread = () => pglite.execProtocolRaw(protocol.serialize.query('SELECT pg_sleep(3)'));
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'vda-rollback-'));
+    pglite = await RemotePGlite.open({ dataDir: folder, statementTimeoutMs: TIMEOUT_MS });
+    await pglite.exec('CREATE TABLE rolled_back (id int)');
+  }, 60_000);
+
+  afterAll(async () => {
+    await pglite?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("leaves the transaction's own error, and nothing of its writes", async () => {
+    const givenUp = new Error('the work gave up');
+    let held: Promise<unknown> = Promise.resolve();
+    const outcome = pglite.transaction(async (tx) => {
+      await tx.exec('INSERT INTO rolled_back VALUES (1)');
+      held = holdTheThread().catch((error: unknown) => error);
+      throw givenUp;
+    });
+    await expect(outcome).rejects.toBe(givenUp);
+    expect(await held).toMatchObject({ code: '57014' });
+    expect((await pglite.query('SELECT count(*)::int AS n FROM rolled_back')).rows).toEqual([{ n: 0 }]);
+  });
+
+  it("succeeds for Prisma's adapter, which sends it without awaiting it", async () => {
+    const unhandled: unknown[] = [];
+    const hear = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', hear);
+    try {
+      const adapter = await new PrismaPGlite(pglite as unknown as PGlite).connect();
+      const transaction = await adapter.startTransaction();
+      await transaction.executeRaw({ sql: 'INSERT INTO rolled_back VALUES (2)', args: [], argTypes: [] });
+      const held = holdTheThread().catch((error: unknown) => error);
+      await transaction.rollback();
+      expect(await held).toMatchObject({ code: '57014' });
+      await sleep(100);
+      expect(unhandled).toEqual([]);
+      expect((await pglite.query('SELECT count(*)::int AS n FROM rolled_back')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      process.off('unhandledRejection', hear);
+    }
+  });
 });
