@@ -10,10 +10,8 @@
  *
  * The client is PGlite's own: its base class (shared by PGlite and PGliteWorker, not exported, reached
  * through PGliteWorker's prototype) turns query/exec/transaction into wire-protocol messages and
- * parses the answers; this class only carries the messages to the thread. PGliteWorker itself does not
- * fit: it is made for browser tabs (Web Locks, BroadcastChannel leader election), costs about ten
- * messages a statement, sends errors as plain objects (Prisma's adapter tells a DatabaseError by its
- * class) and has no deadline.
+ * parses the answers; this class only carries the messages to the thread (why not PGliteWorker:
+ * docs/operations.md).
  */
 import { Worker } from 'node:worker_threads';
 import { messages, Mutex, protocol, type PGliteInterface, type Transaction } from '@electric-sql/pglite';
@@ -178,16 +176,14 @@ export class RemotePGlite extends BasePGlite {
     }
     const batch = this.#batch.add(message);
     if (!batch) return new Uint8Array();
-    try {
-      return (await this.#request('protocol', batch)) ?? new Uint8Array();
-    } catch (error) {
-      // A ROLLBACK whose thread stopped while it ran (its own deadline passed, the thread was lost) did
-      // what it asked: the session and its transaction are gone. Failing it would replace the error that
-      // led to it, and Prisma's adapter does not await its ROLLBACK: the failure would end the process.
+    // A ROLLBACK whose thread stopped while it ran (its own deadline, a lost thread) did what it asked:
+    // the session and its transaction are gone. Failing it would replace the error that led to it, and
+    // Prisma's adapter does not await its ROLLBACK: the failure would be an unhandled rejection.
+    return (await this.#request('protocol', batch).catch((error: unknown) => {
       if (!(endsLostSession(message) && this.#unitLost())) throw error;
       this.#unitEpoch = this.#epoch;
-      return new Uint8Array();
-    }
+      return undefined;
+    })) ?? new Uint8Array();
   }
 
   /**
@@ -232,17 +228,13 @@ export class RemotePGlite extends BasePGlite {
     onRawData(await this.execProtocolRaw(message));
   }
 
-  /** The folder is written through by PGlite's Node file system: nothing waits to be synced. */
+  // The folder is written through by PGlite's Node file system: nothing waits to be synced. COPY's
+  // blobs are not carried to the thread.
   async syncToFs(): Promise<void> {}
-
   async _handleBlob(blob?: Blob): Promise<void> {
     if (blob) throw new Error("COPY with a blob is not carried to the embedded database's thread");
   }
-
-  async _getWrittenBlob(): Promise<undefined> {
-    return undefined;
-  }
-
+  async _getWrittenBlob(): Promise<undefined> {}
   async _cleanupBlob(): Promise<void> {}
 
   async _checkReady(): Promise<void> {
