@@ -20,10 +20,9 @@ import { graphiqlSite } from './graphql/graphiql-page.ts';
 import { createErrorMasker } from './graphql/mask-error.ts';
 import { createOperationRunner } from './graphql/operation-runner.ts';
 import { createReadRouting } from './graphql/read-routing.ts';
-import { useAuthenticateFirst } from './graphql/use-auth.ts';
 import { createCompiledReads } from './graphql/use-compiled-reads.ts';
-import { useOperationRunner } from './graphql/use-operation-runner.ts';
-import { createGraphQLServer, type TransportContext } from './graphql/yoga.ts';
+import { createGraphQLRequestHandler } from './graphql/graphql-request.ts';
+import type { TransportContext } from './graphql/transport.ts';
 import { accessLog } from './http/access-log.ts';
 import { corsStep } from './http/cors.ts';
 import { createFront } from './http/front.ts';
@@ -113,13 +112,10 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     replicaPrisma: replicaTenantClients((prisma) => createTenantClients(prisma, getDatamodel().datamodel, declaredTenantRules())),
   });
   const compiledReads = config.COMPILED_READS ? createCompiledReads(logger, metrics.registry, schema, readModels()) : undefined;
-  const runOperation = createOperationRunner({ schema, compiledReads, readRouting, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, maskError: createErrorMasker(logger) });
+  const maskError = createErrorMasker(logger);
+  const runOperation = createOperationRunner({ schema, compiledReads, readRouting, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, maskError });
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
-  const graphql = createGraphQLServer({ schema, logger, graphiql, createContext, plugins: [
-    useAuthenticateFirst(auth.authenticate),
-    // Last: it runs what every plugin before it let through.
-    useOperationRunner(runOperation, createContext, metrics.registry),
-  ] });
+  const handleGraphQL = createGraphQLRequestHandler({ schema, createContext, runOperation, maskError, registry: metrics.registry });
   const operations = loadOperations(schema);
   const handleRest = createRestHandler({
     routes,
@@ -147,7 +143,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     atEnd: [metrics.observe, config.USAGE_COUNTING ? countRequests(background.usage) : undefined, accessLog(logger)],
     routes: {
       api: restRoute(handleRest),
-      exact: { '/graphql': graphqlRoute(graphql), [MCP_PATH]: mcpRoute(mcp), '/oauth/token': tokenRoute(auth) },
+      exact: { '/graphql': graphqlRoute(handleGraphQL, graphiql), [MCP_PATH]: mcpRoute(mcp), '/oauth/token': tokenRoute(auth) },
     },
     compressedAnswers: createCompressedAnswers(config.COMPRESSION_CACHE_MB, metrics.registry),
     site: (req, res, exchange) => {

@@ -75,7 +75,7 @@ export function rulesReadVariables(document: DocumentNode, schema: GraphQLSchema
 
 type AnyOf = TypeAccess['anyOf'];
 
-/** Per schema and document: REST's prepared documents and yoga's parse cache reuse the same objects. */
+/** Per schema and document: REST's prepared documents and /graphql's known documents reuse the same objects. */
 const typePermissionCache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ReadonlySet<AnyOf>>>();
 
 /**

@@ -6,7 +6,8 @@
  * depth but not list sizes; this adds what it misses.
  *
  * It runs when an operation is about to execute, not as a validation rule: a page `limit` is often a
- * variable, and yoga caches validation per document, so a rule would judge `$n: 2` and `$n: 500` alike.
+ * variable, and a document's validation is kept per text (graphql-request.ts), so a rule would judge
+ * `$n: 2` and `$n: 500` alike.
  * Prepared REST operations are not checked (their selections are fixed and their limits bounded).
  */
 import {

@@ -14,11 +14,31 @@ export const GRAPHIQL_ASSETS_PATH = '/graphiql/assets';
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 
 export interface GraphiQLSite {
-  /** The page for yoga's `renderGraphiQL` option; `options` are what yoga passes (endpoint, headers...). */
-  render(options: object): string;
+  /** The page a browser gets for GET /graphql. */
+  page: string;
   /** By file name under GRAPHIQL_ASSETS_PATH. */
   assets: ReadonlyMap<string, DocsAsset>;
 }
+
+const GRAPHIQL_HEADERS = JSON.stringify({ Authorization: 'Bearer <access token>', 'X-Client-Id': '<client id>' }, null, 2);
+
+const GRAPHIQL_QUERY = `# Welcome to the Venture Data API.
+#
+# The Docs panel (book icon, top left) and autocompletion work without a token.
+# To run queries, paste your access token into the Headers tab below this
+# editor: replace <access token> and <client id> (the client id the token was
+# issued to). Get a token with POST /oauth/token (see /docs, "auth").
+# Then press the run button (or Ctrl-Enter):
+{
+  entities(filter: "name[contains]:airbnb", limit: 2) {
+    data { id name hq_country tags { name } founders { name } }
+    page { limit offset next_cursor }
+  }
+}
+`;
+
+/** What GraphiQL opens with: the endpoint is its default, /graphql. */
+const GRAPHIQL_OPTIONS = { title: 'Venture Data API', defaultQuery: GRAPHIQL_QUERY, headers: GRAPHIQL_HEADERS, shouldPersistHeaders: true };
 
 const hashOf = (content: string): string => createHash('sha256').update(content).digest('hex').slice(0, 12);
 
@@ -40,7 +60,7 @@ export function graphiqlSite(): GraphiQLSite {
   const workers = { editorWorkerService: url['editor.worker.js'], json: url['json.worker.js'], graphql: url['graphql.worker.js'] };
   return {
     assets: new Map(Object.entries(files)),
-    render: (options) => `<!doctype html>
+    page: `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -56,7 +76,7 @@ const workers = ${scriptJson(workers)};
 self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
 </script>
 <script src="${url['graphiql.js']}"></script>
-<script>YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), ${scriptJson(options)});</script>
+<script>YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), ${scriptJson(GRAPHIQL_OPTIONS)});</script>
 </body>
 </html>
 `,

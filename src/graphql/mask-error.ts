@@ -7,28 +7,17 @@
  *   gives them: 200 to a client accepting only `application/json`, their 4xx otherwise;
  * - anything else is logged with the request id and masked as INTERNAL_ERROR, so no stack, SQL or
  *   secret leaves the server.
- *
- * yoga masks an execution's errors after its plugins have seen the result, without the request's
- * context: the masker's plugin notes each error's request id then, for the line logged when it is
- * masked (no AsyncLocalStorage: its promise hooks cost every promise of the process about a tenth of a
- * small read).
  */
 import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { findAppError, internalError, STATUS_BY_CODE, toGraphQLError } from '../errors.ts';
 import { databaseUnavailable, isCancelledOnRequest, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { Logger } from '../logger.ts';
 
-export interface ErrorMasker {
-  /** The error as a client may see it; an unexpected one is logged with `requestId` (or the one the plugin noted). */
-  (error: unknown, requestId?: string): GraphQLError;
-  /** Notes the request id of each error an execution returns, before yoga masks them. */
-  plugin: Plugin;
-}
+/** The error as a client may see it; an unexpected one is logged with `requestId`. */
+export type ErrorMasker = (error: unknown, requestId?: string) => GraphQLError;
 
 export function createErrorMasker(logger: Logger): ErrorMasker {
-  const requestIds = new WeakMap<object, string>();
-  const mask = (error: unknown, requestId = noted(requestIds, error)): GraphQLError => {
+  return (error, requestId) => {
     const located = error instanceof GraphQLError ? error : undefined;
     const appError = findAppError(error);
     if (appError) return toGraphQLError(appError, located);
@@ -44,32 +33,23 @@ export function createErrorMasker(logger: Logger): ErrorMasker {
     logger.error({ err: error, requestId }, 'unexpected error while executing GraphQL');
     return toGraphQLError(internalError(), located);
   };
-  const plugin: Plugin = {
-    onExecute: () => ({
-      onExecuteDone: ({ args, result }) => {
-        const requestId = (args.contextValue as { requestId?: unknown }).requestId;
-        if (typeof requestId !== 'string' || Symbol.asyncIterator in result) return;
-        for (const error of result.errors ?? []) requestIds.set(error, requestId);
-      },
-    }),
-  };
-  return Object.assign(mask, { plugin });
 }
 
-const noted = (requestIds: WeakMap<object, string>, error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null ? requestIds.get(error) : undefined;
+/** An error of the document (syntax, a validation rule, an armor limit): the client's bad input, with GraphQL over HTTP's status. */
+export const documentError = (error: GraphQLError): GraphQLError => requestError(error, true);
 
-interface HttpExtension {
+/** What an error carries for HTTP: the status it means, headers to send, and whether GraphQL over HTTP's 200-for-application/json rule applies. */
+export interface HttpExtension {
   status?: number;
   spec?: boolean;
   headers?: Record<string, string>;
 }
 
 /**
- * A request error of GraphQL itself or of yoga's request checks, which set the status they mean
- * (405 with `Allow` for a mutation by GET). An error of the document (syntax, validation, variable
- * values) is marked `spec`: yoga then answers 200 when the client accepts only `application/json`,
- * as GraphQL over HTTP asks, and 400 for `application/graphql-response+json`. Malformed request
+ * A request error of GraphQL itself or of the route's checks, which set the status they mean (405
+ * with `Allow` for a mutation by GET). An error of the document (syntax, validation, variable values)
+ * is marked `spec`: the route then answers 200 when the client accepts only `application/json`, as
+ * GraphQL over HTTP asks, and 400 for `application/graphql-response+json`. Malformed request
  * parameters (`query` not a string, no body) are 400 for both.
  */
 function requestError(error: GraphQLError, documentError: boolean): GraphQLError {
@@ -85,10 +65,10 @@ function requestError(error: GraphQLError, documentError: boolean): GraphQLError
   });
 }
 
-/** Syntax (yoga's code), variable values, or a validation error useValidationErrorCode already marked. */
+/** Variable values, or a document error already marked (documentError). */
 function isDocumentError(error: GraphQLError): boolean {
   const { code, http } = error.extensions as { code?: unknown; http?: { spec?: unknown } };
-  return isVariableError(error) || code === 'GRAPHQL_PARSE_FAILED' || (code === 'VALIDATION_ERROR' && http?.spec === true);
+  return isVariableError(error) || (code === 'VALIDATION_ERROR' && http?.spec === true);
 }
 
 /**
@@ -97,17 +77,4 @@ function isDocumentError(error: GraphQLError): boolean {
  */
 function isVariableError(error: GraphQLError): boolean {
   return error.path === undefined && error.message.startsWith('Variable "$');
-}
-
-/**
- * GraphQL validation failures (unknown fields, wrong argument types, armor limits) are the client's
- * bad input: VALIDATION_ERROR, with GraphQL over HTTP's status (see requestError).
- */
-export function useValidationErrorCode(): Plugin {
-  return {
-    onValidate: () => ({ result, setResult }) => {
-      if (result.length === 0) return;
-      setResult(result.map((error) => requestError(error, true)));
-    },
-  };
 }

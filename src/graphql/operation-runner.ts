@@ -1,6 +1,6 @@
 /**
- * The one operation runner: REST's prepared operations, /graphql documents (from yoga's plugin, once
- * yoga has parsed and validated them, or known from before) and MCP's tools (through REST) all run
+ * The one operation runner: REST's prepared operations, /graphql documents (once parsed and validated:
+ * src/graphql/graphql-request.ts) and MCP's tools (through REST) all run
  * here, with their checks in one order, made once:
  *   1. the access rules with the variables (an operation's rules may read them: filters, new keys);
  *   2. the fan-out limit, for documents a client wrote (REST's are bounded by their routes);

@@ -10,7 +10,6 @@
  */
 import { getOperationAST, Kind, locatedError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type TypeNode } from 'graphql';
 import { Counter, type Registry } from 'prom-client';
-import { stringify } from '../compile/json-text.ts';
 import { coerceVariables, compileOperation, OwnStatement, type CompiledOperation, type Variables } from '../compile/operation.ts';
 import type { Models } from '../compile/model.ts';
 import { FALLBACK_REASONS, NotCompiled, type FallbackReason } from '../compile/statement.ts';
@@ -90,9 +89,8 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
     if (plan instanceof OwnStatement) return FELL_BACK;
     if (plan instanceof NotCompiled) return fallBack(context, plan.reason, plan.message);
     try {
-      // Serialized with json-text's `stringify` (yoga reads it from the result; REST always uses it):
-      // the records' JSON goes out as PostgreSQL wrote it.
-      const result = { data: await plan.read(context, variables), stringify } as ExecutionResult;
+      // Every transport writes results with json-text's `stringify`: the records' JSON goes out as PostgreSQL wrote it.
+      const result: ExecutionResult = { data: await plan.read(context, variables) };
       served(direct);
       return result;
     } catch (error) {
@@ -109,7 +107,7 @@ export function createCompiledReads(logger: Logger, registry: Registry, schema: 
     if (direct) directReads.inc();
   };
 
-  /** A compiled read's failure as the pipeline answers it: counted as compiled, masked and logged as yoga would. */
+  /** A compiled read's failure as the pipeline answers it: counted as compiled, masked and logged as any error is. */
   const failed = (error: unknown, operation: OperationDefinitionNode, context: GraphQLContext, direct = false): ExecutionResult => {
     served(direct);
     return { data: null, errors: [maskError(locatedError(error, operation.selectionSet.selections[0] ?? []), context.requestId)] };

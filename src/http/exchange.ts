@@ -5,7 +5,7 @@
  * past young-generation collections (docs/request-pipeline.md, "Garbage").
  *
  * It is also what the transports read: the REST handler's request (src/rest/request.ts) and the fields
- * GraphQL's transport context takes from HTTP (src/graphql/yoga.ts).
+ * GraphQL's transport context takes from HTTP (src/graphql/transport.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,42 +1,49 @@
 /**
- * `/graphql` on the pipeline: the body step (a JSON object or array, within the body limits), then yoga,
- * which reads the GraphQL parameters, serves GraphiQL, parses and validates, runs the operation through
- * the one runner (src/graphql/use-operation-runner.ts) and words the result by GraphQL over HTTP's
- * rules; its Response is written by the one writer. A request refused before GraphQL reads it (a body
- * that is not JSON, too large, holding a NUL character) is answered as a GraphQL response, never in the
- * REST envelope, in the media type the client accepts, with the code's status.
+ * `/graphql` on the pipeline, by GraphQL over HTTP's rules: GraphiQL's page for a browser's GET; else
+ * the body step (a JSON object, within the body limits), the media type the client reads, the GraphQL
+ * parameters (read by graphql-http, the spec's reference implementation), then the request's GraphQL
+ * part (src/graphql/graphql-request.ts), whose result is written with the status its errors mean.
+ * A request refused before GraphQL reads it (a body that is not JSON, too large, holding a NUL
+ * character) is answered the same way: a GraphQL response, never the REST envelope.
  */
 import accepts from 'accepts';
-import type { AppError } from '../errors.ts';
-import type { GraphQLServer, TransportContext } from '../graphql/yoga.ts';
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import { parseRequestParams } from 'graphql-http';
+import { stringify } from '../compile/json-text.ts';
+import { AppError, toGraphQLError } from '../errors.ts';
+import type { GraphiQLSite } from '../graphql/graphiql-page.ts';
+import type { GraphQLParams, GraphQLRequestHandler } from '../graphql/graphql-request.ts';
+import type { HttpExtension } from '../graphql/mask-error.ts';
+import type { TransportContext } from '../graphql/transport.ts';
 import type { Exchange } from './exchange.ts';
 import type { Route } from './front.ts';
 import { bodyReader } from './read-body.ts';
 import { respond, type Answer } from './respond.ts';
 
-const MEDIA_TYPES = ['application/json', 'application/graphql-response+json'];
-/** What the writer sets itself from the body it writes. */
-const WRITER_HEADERS = new Set(['content-length', 'content-type', 'content-encoding']);
+type MediaType = (typeof MEDIA_TYPES)[number];
+/** What a client may read, in the order chosen when it accepts both equally (`*\/*`, no Accept): the older first. */
+const MEDIA_TYPES = ['application/json', 'application/graphql-response+json'] as const;
+const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
-export function graphqlRoute(yoga: GraphQLServer): Route {
+export function graphqlRoute(handle: GraphQLRequestHandler, graphiql: GraphiQLSite | undefined): Route {
   const readBody = bodyReader({ strict: true, what: 'A GraphQL request', jsonOnly: (exchange) => exchange.method === 'POST', refuseNul: true });
   const serve = async (exchange: Exchange): Promise<void> => {
+    const { method } = exchange;
+    if (graphiql && method === 'GET' && exchange.header('accept')?.includes('text/html')) {
+      respond(exchange, { status: 200, body: graphiql.page, contentType: 'text/html; charset=utf-8' });
+      return;
+    }
+    if (method !== 'GET' && method !== 'POST') throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on /graphql`, { headers: { Allow: 'GET, POST' } });
     await readBody(exchange);
+    const mediaType = mediaTypeOf(exchange);
+    if (!mediaType) {
+      respond(exchange, { status: 406, headers: { Accept: MEDIA_TYPES.map((type) => `${type}; charset=utf-8`).reverse().join(', ') } });
+      return;
+    }
+    const params = await paramsOf(exchange);
     const transport = transportOf(exchange);
-    const response = await yoga.handleNodeRequest(exchange.req, transport);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      // The fetch API's Headers keep names in lower case; yoga's ponyfill may keep them as set.
-      if (!WRITER_HEADERS.has(name.toLowerCase())) headers[name] = value;
-    });
-    const body = await response.text();
-    respond(exchange, {
-      status: response.status,
-      headers,
-      body: body === '' ? undefined : body,
-      contentType: response.headers.get('content-type') ?? undefined,
-      read: transport.readOnly === true,
-    });
+    const result = await handle(params, transport, method);
+    respond(exchange, { ...answerOf(result, mediaType), read: transport.readOnly === true });
   };
   return {
     serve: (exchange) => {
@@ -44,11 +51,38 @@ export function graphqlRoute(yoga: GraphQLServer): Route {
       exchange.endpoint = `${exchange.method} /graphql`;
       return serve(exchange);
     },
-    refusal: graphqlError,
+    refusal: (exchange, error) => answerOf({ errors: [toGraphQLError(error)] }, mediaTypeOf(exchange) || MEDIA_TYPES[0]),
   };
 }
 
-/** What yoga and the context factory read of the HTTP request: a small object of its own (yoga extends it). */
+const mediaTypeOf = (exchange: Exchange): MediaType | false => accepts(exchange.req).type([...MEDIA_TYPES]) as MediaType | false;
+
+/** The parameters, or the client's error (400 for either media type: the request is not well-formed). */
+async function paramsOf(exchange: Exchange): Promise<GraphQLParams> {
+  const badRequest = (message: string) => new AppError('VALIDATION_ERROR', message);
+  // graphql-http reads an array's missing `query` as any object's.
+  if (Array.isArray(exchange.body)) throw badRequest('The request body must be one JSON object: batches of operations are not supported');
+  let params: Awaited<ReturnType<typeof parseRequestParams>>;
+  try {
+    params = await parseRequestParams({
+      method: exchange.method,
+      url: exchange.req.url ?? '/graphql',
+      headers: { get: (name) => exchange.header(name) ?? null },
+      body: (exchange.body as Record<string, unknown> | undefined) ?? null,
+      raw: exchange,
+      context: undefined,
+    });
+  } catch (error) {
+    throw badRequest(error instanceof Error ? error.message : String(error));
+  }
+  // The method and the body's type were checked before: there is no other refusal left.
+  if (Array.isArray(params)) throw badRequest('The GraphQL request could not be read');
+  const unknown = exchange.method === 'POST' && Object.keys(exchange.body as object).find((name) => !PARAMETERS.has(name));
+  if (unknown) throw badRequest(`Unexpected parameter "${unknown}" in the request body`);
+  return params as GraphQLParams;
+}
+
+/** What the GraphQL side reads of the HTTP request: a small object of its own. */
 function transportOf(exchange: Exchange): TransportContext {
   return {
     requestId: exchange.requestId,
@@ -60,13 +94,28 @@ function transportOf(exchange: Exchange): TransportContext {
   };
 }
 
-function graphqlError(exchange: Exchange, error: AppError): Answer {
-  const mediaType = accepts(exchange.req).type(MEDIA_TYPES) || MEDIA_TYPES[0]!;
-  const extensions = { code: error.code, ...(error.details ? { details: error.details } : {}) };
-  return {
-    status: error.status,
-    headers: error.headers,
-    body: JSON.stringify({ errors: [{ message: error.message, extensions }] }),
-    contentType: `${mediaType}; charset=utf-8`,
-  };
+/**
+ * A result as GraphQL over HTTP answers it: the highest status its errors mean (200 without any, and
+ * for field errors, which carry none), except that a document's errors are 200 to a client reading
+ * only `application/json`; the headers they carry (`Allow`, `WWW-Authenticate`, `Retry-After`).
+ */
+function answerOf(result: ExecutionResult, mediaType: MediaType): Answer {
+  let status: number | undefined;
+  const headers: Record<string, string> = {};
+  for (const error of result.errors ?? []) {
+    const http = error.extensions.http as HttpExtension | undefined;
+    if (!http) continue;
+    Object.assign(headers, http.headers);
+    if (http.spec && mediaType === 'application/json') continue;
+    if (http.status && (status === undefined || http.status > status)) status = http.status;
+  }
+  const body = result.errors ? { ...result, errors: result.errors.map(forClient) } : result;
+  return { status: status ?? 200, headers, body: stringify(body), contentType: `${mediaType}; charset=utf-8` };
+}
+
+/** An error as JSON, without what is for the server only (`extensions.http`). */
+function forClient(error: GraphQLError): object {
+  const { extensions, ...rest } = error.toJSON();
+  const { http: _http, ...shown } = extensions ?? {};
+  return Object.keys(shown).length ? { ...rest, extensions: shown } : rest;
 }

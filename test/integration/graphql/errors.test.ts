@@ -103,6 +103,28 @@ describe('request errors', () => {
     }
   });
 
+  it.each(MEDIA_TYPES)('malformed parameters are 400 VALIDATION_ERROR for both media types (%s)', async (accept) => {
+    const cases: [string, RegExp][] = [
+      [JSON.stringify([{ query: '{ __typename }' }]), /object/],
+      [JSON.stringify({ query: '{ __typename }', variable: {} }), /Unexpected parameter "variable"/],
+      [JSON.stringify({ variables: {} }), /Missing query/],
+      [JSON.stringify({ query: 42 }), /Invalid query/],
+      [JSON.stringify({ query: '{ __typename }', variables: [1] }), /Invalid variables/],
+      [JSON.stringify({ query: 'query A { __typename } query B { __typename }' }), /operation name/],
+    ];
+    for (const [body, message] of cases) {
+      const refused = await answer(await post(body, { accept }));
+      expect(refused).toMatchObject({ status: 400, type: `${accept}; charset=utf-8` });
+      expect(refused.body).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'VALIDATION_ERROR' } }] });
+    }
+  });
+
+  it('a client that reads neither media type is 406 with what it could read', async () => {
+    const response = await post(JSON.stringify({ query: '{ __typename }' }), { accept: 'text/plain' });
+    expect(response.status).toBe(406);
+    expect(response.headers.get('accept')).toBe(`${GRAPHQL_RESPONSE}; charset=utf-8, application/json; charset=utf-8`);
+  });
+
   it('a missing header, a bad token and a missing permission keep their statuses, as GraphQL errors', async () => {
     const { auth, app } = servers.compiled;
     const query = JSON.stringify({ query: '{ entities(limit: 1) { data { id } } }' });
