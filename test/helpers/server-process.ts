@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { createDatabase, databaseUrl, dropDatabases } from './postgres-admin.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -13,6 +14,15 @@ export interface ServerProcess {
   output(): string;
   exit: Promise<number | null>;
 }
+
+/**
+ * Servers still running when their test file ends are killed: a test that failed before stopping its
+ * server would otherwise leave it serving, and loading the machine, for the rest of the run.
+ */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 /** `cwd` defaults to the package root; the service finds its files from its own location, not the cwd. */
 export function startServerProcess(env: Record<string, string>, cwd = ROOT): ServerProcess {
@@ -30,7 +40,13 @@ export function startServerProcess(env: Record<string, string>, cwd = ROOT): Ser
   let output = '';
   child.stdout!.on('data', (chunk) => (output += String(chunk)));
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child);
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   return { child, output: () => output, exit };
 }
 
