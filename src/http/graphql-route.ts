@@ -20,9 +20,11 @@ import type { Route } from './front.ts';
 import { bodyReader } from './read-body.ts';
 import { respond, type Answer } from './respond.ts';
 
-type MediaType = (typeof MEDIA_TYPES)[number];
+type MediaType = 'application/json' | 'application/graphql-response+json';
 /** What a client may read, in the order chosen when it accepts both equally (`*\/*`, no Accept): the older first. */
-const MEDIA_TYPES = ['application/json', 'application/graphql-response+json'] as const;
+const MEDIA_TYPES: MediaType[] = ['application/json', 'application/graphql-response+json'];
+/** A 406's `Accept`: what the client could have asked for, the current type first. */
+const ACCEPTABLE = 'application/graphql-response+json; charset=utf-8, application/json; charset=utf-8';
 const PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 export function graphqlRoute(handle: GraphQLRequestHandler, graphiql: GraphiQLSite | undefined): Route {
@@ -37,7 +39,7 @@ export function graphqlRoute(handle: GraphQLRequestHandler, graphiql: GraphiQLSi
     await readBody(exchange);
     const mediaType = mediaTypeOf(exchange);
     if (!mediaType) {
-      respond(exchange, { status: 406, headers: { Accept: MEDIA_TYPES.map((type) => `${type}; charset=utf-8`).reverse().join(', ') } });
+      respond(exchange, { status: 406, headers: { Accept: ACCEPTABLE } });
       return;
     }
     const params = await paramsOf(exchange);
@@ -51,11 +53,11 @@ export function graphqlRoute(handle: GraphQLRequestHandler, graphiql: GraphiQLSi
       exchange.endpoint = `${exchange.method} /graphql`;
       return serve(exchange);
     },
-    refusal: (exchange, error) => answerOf({ errors: [toGraphQLError(error)] }, mediaTypeOf(exchange) || MEDIA_TYPES[0]),
+    refusal: (exchange, error) => answerOf({ errors: [toGraphQLError(error)] }, mediaTypeOf(exchange) || 'application/json'),
   };
 }
 
-const mediaTypeOf = (exchange: Exchange): MediaType | false => accepts(exchange.req).type([...MEDIA_TYPES]) as MediaType | false;
+const mediaTypeOf = (exchange: Exchange): MediaType | false => accepts(exchange.req).type(MEDIA_TYPES) as MediaType | false;
 
 /** The parameters, or the client's error (400 for either media type: the request is not well-formed). */
 async function paramsOf(exchange: Exchange): Promise<GraphQLParams> {
@@ -75,8 +77,8 @@ async function paramsOf(exchange: Exchange): Promise<GraphQLParams> {
   } catch (error) {
     throw badRequest(error instanceof Error ? error.message : String(error));
   }
-  // The method and the body's type were checked before: there is no other refusal left.
-  if (Array.isArray(params)) throw badRequest('The GraphQL request could not be read');
+  // The method and the body's type were checked before: what is left is a charset other than UTF-8's name.
+  if (Array.isArray(params)) throw badRequest('A GraphQL request body must be application/json in UTF-8 (charset=utf-8)');
   const unknown = exchange.method === 'POST' && Object.keys(exchange.body as object).find((name) => !PARAMETERS.has(name));
   if (unknown) throw badRequest(`Unexpected parameter "${unknown}" in the request body`);
   return params as GraphQLParams;
