@@ -21,7 +21,7 @@ export function createErrorMasker(logger: Logger): ErrorMasker {
     const located = error instanceof GraphQLError ? error : undefined;
     const appError = findAppError(error);
     if (appError) return toGraphQLError(appError, located);
-    if (located && (!located.originalError || isVariableError(located))) return requestError(located, isDocumentError(located));
+    if (located && (!located.originalError || isVariableError(located))) return requestError(located, isVariableError(located));
     if (isCancelledOnRequest(error)) {
       logger.info({ requestId }, 'statement cancelled on request: its client left before the answer, or an operator cancelled it');
       return toGraphQLError(databaseUnavailable(), located);
@@ -63,12 +63,6 @@ function requestError(error: GraphQLError, documentError: boolean): GraphQLError
     path: error.path,
     extensions: { code, http: { status, headers: http.headers, spec: documentError } },
   });
-}
-
-/** Variable values, or a document error already marked (documentError). */
-function isDocumentError(error: GraphQLError): boolean {
-  const { code, http } = error.extensions as { code?: unknown; http?: { spec?: unknown } };
-  return isVariableError(error) || (code === 'VALIDATION_ERROR' && http?.spec === true);
 }
 
 /**
