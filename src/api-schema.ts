@@ -8,7 +8,9 @@ import { printSchema, type GraphQLSchema } from 'graphql';
 import { assertAccessDeclared } from './auth/permissions.ts';
 import { assertTenancyDeclared } from './auth/tenancy.ts';
 import { getDatamodel } from './db/generated/pothos-types.ts';
+import { installFieldRegistries } from './filter/index.ts';
 import { builder } from './schema/builder.ts';
+import { deriveFilterRegistries } from './schema/filter-registries.ts';
 import { declaredTenantRules } from './schema/resource.ts';
 import './schema/scalars.ts';
 import './schema/list.ts';
@@ -27,6 +29,7 @@ import './management/invitation-schema.ts';
 import './schema/filters.ts';
 import './usage/usage-schema.ts';
 import './management/webhook-schema.ts';
+import './management/webhook-reads-schema.ts';
 // After every resource: the aggregates read their read permissions.
 import './aggregate/aggregate-schema.ts';
 import './changes/changes-schema.ts';
@@ -36,12 +39,17 @@ import './match/match-schema.ts';
 
 let schema: GraphQLSchema | undefined;
 
-/** The schema, once every field and type it serves has declared who may read it, and every organisation-owned model its tenant rule. */
+/**
+ * The schema, once every field and type it serves has declared who may read it, and every
+ * organisation-owned model its tenant rule. Building it installs the filter registries its record
+ * types declare (src/schema/filter-registries.ts): filters work from then on.
+ */
 export function getSchema(): GraphQLSchema {
   if (!schema) {
     const built = builder.toSchema({ sortSchema: false });
     assertAccessDeclared(built);
     assertTenancyDeclared(getDatamodel().datamodel, declaredTenantRules());
+    installFieldRegistries(deriveFilterRegistries(built));
     schema = built;
   }
   return schema;

@@ -53,19 +53,21 @@ export interface SortableField<R extends Resource> {
   orderBy(direction: 'asc' | 'desc', nulls?: 'first' | 'last'): OrderByFor<R>;
 }
 
-const sortableCache = new Map<Resource, ReadonlyMap<string, SortableField<Resource>>>();
+// Keyed by the registry itself, so a schema built again (a test's) derives its own.
+const sortableCache = new WeakMap<object, ReadonlyMap<string, SortableField<Resource>>>();
 
 /** The fields `sort=` accepts on `resource`, by API name. */
 export function sortableFields<R extends Resource>(resource: R): ReadonlyMap<string, SortableField<R>> {
-  let fields = sortableCache.get(resource);
+  const registry = fieldRegistry(resource);
+  let fields = sortableCache.get(registry);
   if (!fields) {
     const entries: [string, SortableField<Resource>][] = [];
-    for (const field of fieldRegistry(resource).fields.values()) {
+    for (const field of registry.fields.values()) {
       if (field.target !== 'column' || !field.sortable) continue;
       entries.push([field.name, sortableField(field.name, field.path, field.kind, field.nullable)]);
     }
     fields = new Map(entries);
-    sortableCache.set(resource, fields);
+    sortableCache.set(registry, fields);
   }
   return fields as ReadonlyMap<string, SortableField<R>>;
 }

@@ -1,26 +1,22 @@
 // The field registry of every filterable resource. Ecosystems filter entities, so they use `entities`.
-import { ENTITY_FIELDS } from './fields/entities.ts';
-import { FOUNDER_FIELDS } from './fields/founders.ts';
-import { INVESTOR_FIELDS } from './fields/investors.ts';
-import { NEWS_FIELDS } from './fields/news.ts';
-import { TRANSACTION_FIELDS } from './fields/transactions.ts';
+// The registries are derived from the fields' declarations in the built GraphQL schema
+// (src/schema/filter-registries.ts), which installs them here when it is built: the filter layer
+// sits below the schema and reads them without importing it.
 import type { Resource, ResourceRegistry } from './fields/types.ts';
 import { RESOURCES } from './fields/types.ts';
-import { VALUATION_FIELDS } from './fields/valuations.ts';
 
 export * from './fields/types.ts';
 
-const REGISTRIES: Readonly<Record<Resource, ResourceRegistry>> = Object.freeze({
-  entities: ENTITY_FIELDS,
-  founders: FOUNDER_FIELDS,
-  investors: INVESTOR_FIELDS,
-  transactions: TRANSACTION_FIELDS,
-  valuations: VALUATION_FIELDS,
-  news: NEWS_FIELDS,
-});
+let registries: Readonly<Record<Resource, ResourceRegistry>> | undefined;
+
+/** Called when the schema is built. */
+export function installFieldRegistries(installed: Readonly<Record<Resource, ResourceRegistry>>): void {
+  registries = Object.freeze({ ...installed });
+}
 
 export function fieldRegistry(resource: Resource): ResourceRegistry {
-  return REGISTRIES[resource];
+  if (!registries) throw new Error('The filter registries are derived from the GraphQL schema: build it first (getSchema())');
+  return registries[resource];
 }
 
 export function isResource(value: string): value is Resource {

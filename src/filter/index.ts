@@ -32,8 +32,21 @@ export { toPrismaWhere, type AllOfSets } from './to-prisma.ts';
 export { describeFilterFields, sortableFields } from './describe.ts';
 export { closeMatches } from './suggest.ts';
 export type { FilterFieldDescription, SortableField } from './describe.ts';
-export { fieldRegistry, isResource, RESOURCES } from './fields.ts';
-export type { FieldType, Operator, OrderByFor, Resource, ValueKind, WhereFor } from './fields.ts';
+export { fieldRegistry, installFieldRegistries, isResource, RESOURCES } from './fields.ts';
+export type {
+  ColumnField,
+  FieldSpec,
+  FieldType,
+  Operator,
+  OrderByFor,
+  RelatedGrouping,
+  RelationSpec,
+  Resource,
+  ResourceRegistry,
+  TypedValue,
+  ValueKind,
+  WhereFor,
+} from './fields.ts';
 
 export interface CompiledFilter<R extends Resource> {
   /** The Prisma where input; `undefined` when there is no filter (missing, empty or only whitespace). */

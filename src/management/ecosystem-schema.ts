@@ -19,6 +19,7 @@ import {
   ECOSYSTEM_UPDATE,
 } from './ecosystems.ts';
 import { builder } from '../schema/builder.ts';
+import { example, FACTS } from '../schema/field-facts.ts';
 import { ENTITY_LIST, EntityList } from '../schema/entity.ts';
 import { listArgs, listType } from '../schema/list.ts';
 import { resolveList, resolvePagedList, type ListDefinition, type ListFor } from '../schema/list-query.ts';
@@ -68,9 +69,9 @@ export const ECOSYSTEMS = declareResource({
 
 const PartnerLogo = builder.objectRef<{ name: string; url: string; image_url: string }>('PartnerLogo').implement({
   fields: (t) => ({
-    name: t.exposeString('name'),
-    url: t.exposeString('url'),
-    image_url: t.exposeString('image_url'),
+    name: t.exposeString('name', example('Example Ventures')),
+    url: t.exposeString('url', example('https://ventures.example.org')),
+    image_url: t.exposeString('image_url', example('')),
   }),
 });
 
@@ -79,13 +80,13 @@ export const Ecosystem = builder.prismaObject('Ecosystem', {
   description: 'A curated view of the entities: a stored filter with a name, belonging to one organisation',
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    slug: t.exposeString('slug'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    filter: t.exposeString('filter', { description: 'A filter expression over entities' }),
-    region: t.exposeString('region'),
-    image_url: t.exposeString('image_url'),
+    id: t.exposeInt('id', example(14)),
+    slug: t.exposeString('slug', example('berlin-fintech')),
+    name: t.exposeString('name', example('Berlin fintech')),
+    description: t.exposeString('description', example('Financial technology companies based in Berlin')),
+    filter: t.exposeString('filter', { description: 'A filter expression over entities', ...example('and(hq_city:Berlin, tags[in_any]:12)') }),
+    region: t.exposeString('region', example('Berlin')),
+    image_url: t.exposeString('image_url', example('')),
     partner_logos: t.field({
       type: [PartnerLogo],
       select: { partner_logos: true },
@@ -95,10 +96,10 @@ export const Ecosystem = builder.prismaObject('Ecosystem', {
       type: 'JSON',
       description: 'Free-form display settings',
       // Always an object (the input refuses anything else): what the OpenAPI record says, not "any JSON".
-      extensions: { jsonSchema: { type: 'object', additionalProperties: {} } },
+      extensions: { jsonSchema: { type: 'object', additionalProperties: {} }, [FACTS]: { example: { default_tab: 'companies' } } },
     }),
-    is_active: t.exposeBoolean('is_active'),
-    sort_order: t.exposeInt('sort_order'),
+    is_active: t.exposeBoolean('is_active', example(true)),
+    sort_order: t.exposeInt('sort_order', example(0)),
   }),
 });
 

@@ -17,6 +17,7 @@ import {
 } from './invitations.ts';
 import { requireMembership } from './teams.ts';
 import { builder } from '../schema/builder.ts';
+import { example } from '../schema/field-facts.ts';
 import { listType } from '../schema/list.ts';
 import { resolvePagedList } from '../schema/list-query.ts';
 import { declareResource } from '../schema/resource.ts';
@@ -67,19 +68,20 @@ export const TeamInvitation = builder.prismaObject('TeamInvitation', {
   extensions: INVITATIONS.owns(),
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    team_id: t.exposeInt('team_id'),
-    invited_email: t.exposeString('invited_email'),
-    invited_user_id: t.exposeString('invited_user_id'),
-    invited_by: t.exposeString('invited_by'),
-    role: t.exposeString('role', { description: 'admin or member, given on acceptance' }),
+    id: t.exposeInt('id', example(11)),
+    team_id: t.exposeInt('team_id', example(7)),
+    invited_email: t.exposeString('invited_email', example('grace@example.org')),
+    invited_user_id: t.exposeString('invited_user_id', example('user-44')),
+    invited_by: t.exposeString('invited_by', example('user-42')),
+    role: t.exposeString('role', { description: 'admin or member, given on acceptance', ...example('member') }),
     status: t.string({
+      ...example('pending'),
       description: STATUS_DESCRIPTION,
       select: { status: true, expires_at: true },
       resolve: (invitation, _args, context) => invitationStatus(invitation, context.clock()),
     }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    expires_at: t.expose('expires_at', { type: 'DateTime' }),
+    created_at: t.expose('created_at', { type: 'DateTime', ...example('2026-03-01T09:00:00.000Z') }),
+    expires_at: t.expose('expires_at', { type: 'DateTime', ...example('2026-03-08T09:00:00.000Z') }),
   }),
 });
 

@@ -17,6 +17,7 @@ import {
   LANDSCAPE_ENTITY_IDS,
 } from './landscapes.ts';
 import { builder } from '../schema/builder.ts';
+import { example } from '../schema/field-facts.ts';
 import { listType } from '../schema/list.ts';
 import { resolvePagedList } from '../schema/list-query.ts';
 import { declareResource } from '../schema/resource.ts';
@@ -71,10 +72,10 @@ const LandscapeEntity = builder.objectRef<EntitySummary>('LandscapeEntity').impl
   extensions: LANDSCAPES.owns(),
   description: 'An entity as a landscape shows it',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    tagline: t.exposeString('tagline'),
-    image: t.exposeString('image'),
+    id: t.exposeInt('id', example(1042)),
+    name: t.exposeString('name', example('Solaris')),
+    tagline: t.exposeString('tagline', example('Banking as a service')),
+    image: t.exposeString('image', example('')),
   }),
 });
 
@@ -83,11 +84,11 @@ export const Landscape = builder.prismaObject('Landscape', {
   description: 'An ordered list of entities inside an ecosystem',
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    ecosystem_id: t.exposeInt('ecosystem_id'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    sort_order: t.exposeInt('sort_order'),
+    id: t.exposeInt('id', example(3)),
+    ecosystem_id: t.exposeInt('ecosystem_id', example(14)),
+    name: t.exposeString('name', example('Payments')),
+    description: t.exposeString('description', example('Payment infrastructure')),
+    sort_order: t.exposeInt('sort_order', example(1)),
     entities: t.field({
       type: [LandscapeEntity],
       description: 'In the curated order; soft-deleted entities are left out',

@@ -22,6 +22,7 @@ import {
   TEAM_UPDATE,
 } from './teams.ts';
 import { builder } from '../schema/builder.ts';
+import { example } from '../schema/field-facts.ts';
 import { listType } from '../schema/list.ts';
 import { resolvePagedList } from '../schema/list-query.ts';
 import { declareResource } from '../schema/resource.ts';
@@ -76,14 +77,14 @@ export const Team = builder.prismaObject('Team', {
   description: 'A group of users of one organisation; visible to its members only',
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    created_by: t.exposeString('created_by', { description: 'The user (or API key client) that created it' }),
-    is_active: t.exposeBoolean('is_active'),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
-    member_count: t.relationCount('members'),
+    id: t.exposeInt('id', example(7)),
+    name: t.exposeString('name', example('Research')),
+    slug: t.exposeString('slug', example('research')),
+    created_by: t.exposeString('created_by', { description: 'The user (or API key client) that created it', ...example('user-42') }),
+    is_active: t.exposeBoolean('is_active', example(true)),
+    created_at: t.expose('created_at', { type: 'DateTime', ...example('2026-02-01T10:00:00.000Z') }),
+    updated_at: t.expose('updated_at', { type: 'DateTime', ...example('2026-02-01T10:00:00.000Z') }),
+    member_count: t.relationCount('members', example(3)),
   }),
 });
 
@@ -91,11 +92,11 @@ export const TeamMember = builder.prismaObject('TeamMember', {
   extensions: TEAMS.owns(),
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    team_id: t.exposeInt('team_id'),
-    user_id: t.exposeString('user_id'),
-    role: t.exposeString('role', { description: 'owner, admin or member' }),
-    joined_at: t.expose('joined_at', { type: 'DateTime' }),
+    id: t.exposeInt('id', example(19)),
+    team_id: t.exposeInt('team_id', example(7)),
+    user_id: t.exposeString('user_id', example('user-43')),
+    role: t.exposeString('role', { description: 'owner, admin or member', ...example('member') }),
+    joined_at: t.expose('joined_at', { type: 'DateTime', ...example('2026-02-03T14:20:00.000Z') }),
   }),
 });
 

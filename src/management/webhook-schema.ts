@@ -5,7 +5,6 @@
  */
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
-import { notFound } from '../errors.ts';
 import { definedOnly } from './records.ts';
 import {
   createWebhook,
@@ -13,8 +12,6 @@ import {
   parseWebhookInput,
   parseNoFields,
   parseWebhookPatch,
-  retryDelivery,
-  sendTestEvent,
   updateWebhook,
   WEBHOOK_CREATE,
   WEBHOOK_LIST_MAX_LIMIT,
@@ -22,9 +19,8 @@ import {
   type WebhookRules,
 } from './webhooks.ts';
 import { builder } from '../schema/builder.ts';
+import { example } from '../schema/field-facts.ts';
 import { ECOSYSTEMS } from './ecosystem-schema.ts';
-import { listType } from '../schema/list.ts';
-import { resolvePagedList } from '../schema/list-query.ts';
 import { declareResource, readPermissionByFilter } from '../schema/resource.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 
@@ -79,7 +75,7 @@ export const WEBHOOKS = declareResource({
 
 /** The rules' inputs: the app's URL policy and secret storage, and the read permissions every resource declared. */
 const ecosystemRead = ECOSYSTEMS.read === ANY_CALLER ? undefined : ECOSYSTEMS.read;
-const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter(), ecosystemRead });
+export const rulesOf = (context: GraphQLContext): WebhookRules => ({ ...context.webhooks, readPermission: readPermissionByFilter(), ecosystemRead });
 
 const DISABLED_REASON = 'Why deliveries stopped: the endpoint answered 410, failed for 3 days, or a client disabled it';
 
@@ -88,17 +84,17 @@ export const Webhook = builder.prismaObject('Webhook', {
   description: 'An endpoint of the organisation that receives signed events; its secret is never shown again after creation',
   select: { id: true },
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    url: t.exposeString('url'),
-    events: t.exposeStringList('events', { description: 'The event types it receives' }),
-    ecosystem_ids: t.exposeIntList('ecosystem_ids', { description: 'Ecosystem events only from these ecosystems; empty: from all of the organisation' }),
-    description: t.exposeString('description'),
-    enabled: t.exposeBoolean('enabled', { description: 'False: nothing is delivered until a PATCH sets it true again' }),
-    disabled_reason: t.exposeString('disabled_reason', { nullable: true, description: DISABLED_REASON }),
-    failing_since: t.expose('failing_since', { type: 'DateTime', nullable: true, description: 'When the current run of failed attempts began' }),
-    created_by: t.exposeString('created_by'),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    id: t.exposeInt('id', example(4)),
+    url: t.exposeString('url', example('https://hooks.example.com/venture-data')),
+    events: t.exposeStringList('events', { description: 'The event types it receives', ...example(["entity.created", "entity.updated", "ecosystem.entity_entered"]) }),
+    ecosystem_ids: t.exposeIntList('ecosystem_ids', { description: 'Ecosystem events only from these ecosystems; empty: from all of the organisation', ...example([14]) }),
+    description: t.exposeString('description', example('CRM sync')),
+    enabled: t.exposeBoolean('enabled', { description: 'False: nothing is delivered until a PATCH sets it true again', ...example(true) }),
+    disabled_reason: t.exposeString('disabled_reason', { nullable: true, description: DISABLED_REASON, ...example(null) }),
+    failing_since: t.expose('failing_since', { type: 'DateTime', nullable: true, description: 'When the current run of failed attempts began', ...example(null) }),
+    created_by: t.exposeString('created_by', example('k3Lq9xZ2pV7mB4nR')),
+    created_at: t.expose('created_at', { type: 'DateTime', ...example('2026-03-01T09:00:00.000Z') }),
+    updated_at: t.expose('updated_at', { type: 'DateTime', ...example('2026-03-01T09:00:00.000Z') }),
   }),
 });
 
@@ -136,53 +132,6 @@ const CreatedWebhook = builder.objectRef<CreatedWebhookRecord>('CreatedWebhook')
   }),
 });
 
-export const WebhookDelivery = builder.prismaObject('WebhookDelivery', {
-  extensions: WEBHOOKS.owns(),
-  description: 'One event for one webhook: pending until a 2xx answer (succeeded) or the end of its retries (failed)',
-  select: { id: true },
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    webhook_id: t.exposeInt('webhook_id'),
-    event_id: t.exposeString('event_id', { description: 'The `webhook-id` header of every attempt' }),
-    event_type: t.string({ select: { event: { select: { type: true } } }, resolve: (delivery) => delivery.event.type }),
-    status: t.exposeString('status', { description: 'pending, succeeded or failed' }),
-    attempts: t.exposeInt('attempts'),
-    next_attempt_at: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the next attempt is due; null unless pending',
-      select: { status: true, next_attempt_at: true },
-      resolve: (delivery) => (delivery.status === 'pending' ? delivery.next_attempt_at : null),
-    }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-  }),
-});
-
-export const WebhookAttempt = builder.prismaObject('WebhookAttempt', {
-  extensions: WEBHOOKS.owns(),
-  description: 'One attempt to deliver an event: its answer or error, and the retry it scheduled',
-  select: { id: true },
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    delivery_id: t.exposeInt('delivery_id', { description: 'For POST /api/webhooks/{webhook}/deliveries/{id}/retry' }),
-    event_id: t.string({ select: { delivery: { select: { event_id: true } } }, resolve: (attempt) => attempt.delivery.event_id }),
-    event_type: t.string({ select: { delivery: { select: { event: { select: { type: true } } } } }, resolve: (attempt) => attempt.delivery.event.type }),
-    attempted_at: t.expose('attempted_at', { type: 'DateTime' }),
-    response_status: t.exposeInt('response_status', { nullable: true, description: 'The HTTP status answered; null when there was no answer' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why the attempt failed (timeout, refused connection, address not allowed, status); null on success' }),
-    duration_ms: t.exposeInt('duration_ms'),
-    next_attempt_at: t.expose('next_attempt_at', { type: 'DateTime', nullable: true, description: 'The retry this failure scheduled; null after a success or the last attempt' }),
-    delivery_status: t.string({
-      description: "The delivery's status now: pending, succeeded or failed",
-      select: { delivery: { select: { status: true } } },
-      resolve: (attempt) => attempt.delivery.status,
-    }),
-  }),
-});
-
-const WebhookList = listType('Webhook', Webhook);
-const WebhookAttemptList = listType('WebhookAttempt', WebhookAttempt);
-
 const webhookArgs = (required: boolean) =>
   builder.args((t) => ({
     url: t.string({ required, description: 'An http or https URL of a public host' }),
@@ -190,58 +139,6 @@ const webhookArgs = (required: boolean) =>
     ecosystem_ids: t.intList({ description: "Ecosystem events only from these of the organisation's ecosystems" }),
     description: t.string(),
   }));
-
-builder.queryFields((t) => ({
-  webhooks: t.field({
-    type: WebhookList,
-    extensions: WEBHOOKS.reads,
-    description: "The organisation's webhooks, oldest first",
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, context, info) =>
-      resolvePagedList(
-        {
-          typeName: 'Webhook',
-          maxLimit: WEBHOOK_LIST_MAX_LIMIT,
-          where: () => ({ is_active: true }),
-          findMany: (query) => context.prisma.webhook.findMany({ ...query, orderBy: { id: 'asc' } }),
-          count: (query) => context.prisma.webhook.count(query),
-        },
-        args,
-        context,
-        info,
-      ),
-  }),
-  webhook: t.prismaField({
-    type: Webhook,
-    nullable: true,
-    extensions: WEBHOOKS.reads,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => context.prisma.webhook.findFirst({ ...query, where: { id: args.id, is_active: true } }),
-  }),
-  webhookDeliveries: t.field({
-    type: WebhookAttemptList,
-    extensions: WEBHOOKS.reads,
-    description: "The webhook's delivery log: every attempt, newest first",
-    args: { webhook: t.arg.int({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, context, info) =>
-      resolvePagedList(
-        {
-          typeName: 'WebhookAttempt',
-          maxLimit: WEBHOOK_LIST_MAX_LIMIT,
-          where: async () => {
-            const webhook = await context.prisma.webhook.findFirst({ where: { id: args.webhook, is_active: true }, select: { id: true } });
-            if (!webhook) throw notFound('Webhook');
-            return { delivery: { webhook_id: args.webhook } };
-          },
-          findMany: (query) => context.prisma.webhookAttempt.findMany({ ...query, orderBy: { id: 'desc' } }),
-          count: (query) => context.prisma.webhookAttempt.count(query),
-        },
-        args,
-        context,
-        info,
-      ),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createWebhook: t.field({
@@ -274,26 +171,6 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => {
       await deleteWebhook(context.prisma, args.id);
       return true;
-    },
-  }),
-  testWebhook: t.prismaField({
-    type: WebhookDelivery,
-    extensions: WEBHOOKS.writes,
-    description: 'Sends a `webhook.test` event to this webhook only',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const id = await sendTestEvent(context.prisma, args.id, context.clock());
-      return context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-  retryWebhookDelivery: t.prismaField({
-    type: WebhookDelivery,
-    extensions: WEBHOOKS.writes,
-    description: 'Attempts a delivery again now (and on the retry schedule while it fails), with the same event id',
-    args: { webhook: t.arg.int({ required: true }), id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const id = await retryDelivery(context.prisma, args.webhook, args.id);
-      return context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 }));

@@ -17,18 +17,20 @@ interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
-  input: I;
+  /** A function when the input reads the filter registries, which exist once the schema is built. */
+  input: I | (() => I);
   output: O;
   run(args: z.output<z.ZodObject<I>>, get: RestGet): Promise<CallToolResult>;
 }
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): Tool {
   // Typed loosely for the SDK's generics; the SDK parses each call's arguments with it before `run`.
-  const inputSchema: z.ZodType = z.strictObject(spec.input);
+  let inputSchema: z.ZodType | undefined;
   const outputSchema: z.ZodType = z.object(spec.output);
   return {
     name: spec.name,
     register: (server, get) => {
+      inputSchema ??= z.strictObject(typeof spec.input === 'function' ? spec.input() : spec.input);
       server.registerTool(
         spec.name,
         {

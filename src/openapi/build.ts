@@ -5,19 +5,19 @@
  * Nothing here is maintained by hand except the few paths no table describes (fixed-paths.ts).
  */
 import { readFileSync } from 'node:fs';
-import type { GraphQLSchema } from 'graphql';
+import { isObjectType, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Config } from '../config.ts';
 import { packagePath } from '../package-root.ts';
 import type { PreparedOperations } from '../rest/operations.ts';
 import type { HttpMethod, Route } from '../rest/routes.ts';
-import { RECORD_EXAMPLES } from './examples.ts';
 import { selectableRecordFragment, withSelectableFields } from './field-selection.ts';
 import { FIXED_SCHEMAS, FIXED_TAGS, fixedPaths } from './fixed-paths.ts';
+import { recordExample, recordFields } from '../schema/record-fields.ts';
 import { declaredResources } from '../schema/resource.ts';
 import { scopeDescriptions } from './permissions.ts';
 import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
 import { routeOperation } from './route-operation.ts';
-import type { HttpVerb, JsonSchema, OpenApiDocument, PathItem, SecuritySchemeObject } from './types.ts';
+import type { HttpVerb, JsonSchema, JsonValue, OpenApiDocument, PathItem, SecuritySchemeObject } from './types.ts';
 
 export interface OpenApiSources {
   schema: GraphQLSchema;
@@ -58,12 +58,26 @@ function restPaths({ schema, operations, routes }: OpenApiSources): RestPaths {
     const record = schemas.get(name);
     if (record) schemas.set(name, withSelectableFields(record));
   }
+  const examples = recordExamples(schema, operations);
   for (const [name, record] of schemas) {
-    const example = RECORD_EXAMPLES[name];
-    if (example === undefined) throw new Error(`OpenAPI: record ${name} has no example; add one to src/openapi/examples.ts`);
+    const example = examples.get(name);
+    if (example === undefined) throw new Error(`OpenAPI: record ${name} has no example; declare one on each of its fields (src/schema/field-facts.ts)`);
     schemas.set(name, { ...record, examples: [example] });
   }
   return { paths, usedBy, schemas };
+}
+
+/** Each record fragment's example, from the examples its type's fields declare. */
+function recordExamples(schema: GraphQLSchema, operations: PreparedOperations): Map<string, JsonValue> {
+  const examples = new Map<string, JsonValue>();
+  const documents: DocumentNode[] = [...operations.values()];
+  for (const definition of documents.flatMap((document) => document.definitions)) {
+    if (definition.kind !== Kind.FRAGMENT_DEFINITION || examples.has(definition.name.value)) continue;
+    const type = schema.getType(definition.typeCondition.name.value);
+    const example = isObjectType(type) ? recordExample(recordFields(type)) : undefined;
+    if (example !== undefined) examples.set(definition.name.value, example as JsonValue);
+  }
+  return examples;
 }
 
 function securitySchemes(config: Config, usedBy: ReadonlyMap<string, string[]>): Record<string, SecuritySchemeObject> {

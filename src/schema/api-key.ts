@@ -18,6 +18,7 @@ import {
 import { ANY_CALLER } from '../auth/permissions.ts';
 import { requirePrincipal } from '../auth/principal.ts';
 import { builder } from './builder.ts';
+import { example } from './field-facts.ts';
 import { listType, parseWindow } from './list.ts';
 import { accessRule, declareResource } from './resource.ts';
 
@@ -48,13 +49,13 @@ export const ApiKey = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
   extensions: API_KEYS.owns(),
   description: 'A machine-to-machine credential; its secret is never shown again after creation',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    client_id: t.exposeString('client_id'),
-    permissions: t.exposeStringList('permissions'),
-    last_used_at: t.expose('last_used_at', { type: 'DateTime', nullable: true }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    created_by: t.exposeString('created_by'),
+    id: t.exposeInt('id', example(5)),
+    name: t.exposeString('name', example('nightly export')),
+    client_id: t.exposeString('client_id', example('k3Lq9xZ2pV7mB4nR')),
+    permissions: t.exposeStringList('permissions', example(["read:entities", "read:investors"])),
+    last_used_at: t.expose('last_used_at', { type: 'DateTime', nullable: true, ...example('2026-03-02T03:00:12.000Z') }),
+    created_at: t.expose('created_at', { type: 'DateTime', ...example('2026-01-10T12:00:00.000Z') }),
+    created_by: t.exposeString('created_by', example('k3Lq9xZ2pV7mB4nR')),
   }),
 });
 

@@ -7,6 +7,7 @@
  * statement cannot disagree on what the field means, and the compiler reads no library's internals.
  */
 import { CODECS } from '../values/codecs.ts';
+import { FACTS, type FieldFacts } from './field-facts.ts';
 
 /** One relation on the way, with the Prisma arguments of a list relation (`where`, `orderBy`). */
 export type Step = string | readonly [relation: string, query: StepQuery];
@@ -64,12 +65,18 @@ function uniqueById<T>(records: readonly T[]): T[] {
   });
 }
 
+/** `extensions` of a field: what it means, and what it declares (src/schema/field-facts.ts). */
+function extensionsOf(path: FollowPath, facts: FieldFacts) {
+  return Object.keys(facts).length === 0 ? { follow: path } : { follow: path, [FACTS]: facts };
+}
+
 /**
  * Field options for a relation path ending in records: spread into `t.field({type, ...follow(...)})`.
  * The related type's own selection is merged in by Pothos (`nestedSelection`).
  */
-export function follow(steps: readonly Step[], options: { distinctById?: boolean } = {}) {
-  const path: FollowPath = { steps, ...options };
+export function follow(steps: readonly Step[], options: { distinctById?: boolean } & FieldFacts = {}) {
+  const { distinctById, ...facts } = options;
+  const path: FollowPath = { steps, ...(distinctById ? { distinctById } : {}) };
   return {
     select: (_args: unknown, _context: unknown, nestedSelection: (selection: true) => unknown) =>
       selectAlong(steps, nestedSelection(true)),
@@ -77,25 +84,29 @@ export function follow(steps: readonly Step[], options: { distinctById?: boolean
       const found = walk(parent, steps);
       return (path.distinctById && Array.isArray(found) ? uniqueById(found) : found) as never;
     },
-    extensions: { follow: path },
+    extensions: extensionsOf(path, facts),
   };
 }
 
-/** Field options for a column of the record itself: `t.string(column('name'))`. */
-export const column = (name: string) => followColumn([], name);
+/**
+ * Field options for a column of the record itself, with what it declares:
+ * `t.int({ nullable: true, ...column('launch_year', { example: 2016 }) })`.
+ */
+export const column = (name: string, facts: FieldFacts = {}) => followColumn([], name, facts);
 
 /**
  * Field options for a relation path ending in one column: `t.string({...followColumn(['entity'], 'name')})`;
  * with no steps, a column of the record itself (with `asText`, a decimal as text).
  */
-export function followColumn(steps: readonly Step[], column: string, options: { asText?: boolean } = {}) {
-  const path: FollowPath = { steps, column, ...options };
+export function followColumn(steps: readonly Step[], column: string, options: { asText?: boolean } & FieldFacts = {}) {
+  const { asText, ...facts } = options;
+  const path: FollowPath = { steps, column, ...(asText ? { asText } : {}) };
   return {
     select: selectAlong([...steps, column], true),
     resolve: (parent: unknown): never => {
       const value = walk(parent, [...steps, column]) ?? null;
-      return (options.asText ? CODECS.decimal.serialize(value) : value) as never;
+      return (asText ? CODECS.decimal.serialize(value) : value) as never;
     },
-    extensions: { follow: path },
+    extensions: extensionsOf(path, facts),
   };
 }

@@ -1,3 +1,5 @@
+import type { Prisma } from '../db/generated/prisma/client.ts';
+import { idList, locationColumn, quantify } from '../filter/fields/build.ts';
 import { builder } from './builder.ts';
 import { column, follow, followColumn } from './follow.ts';
 import { listArgs, listType } from './list.ts';
@@ -20,6 +22,18 @@ export const FOUNDERS = declareResource({
   description: 'Founders with their companies, education and backgrounds.',
   read: 'read:founders',
   filter: 'founders',
+  filters: {
+    refs: ['entity'],
+    fields: [
+      locationColumn<Prisma.FounderWhereInput>('location_country', 'location_country_id'),
+      idList('tags', (q, id): Prisma.FounderWhereInput => ({ tags: quantify(q, { tag_id: id }) })),
+      // Every role the founder has held, as the record's `companies` lists them.
+      idList('companies', (q, id): Prisma.FounderWhereInput => ({ companies: quantify(q, { entity_id: id }) })),
+      idList('education', (q, id): Prisma.FounderWhereInput => ({ education: quantify(q, { university_id: id }) })),
+      idList('backgrounds', (q, id): Prisma.FounderWhereInput => ({ backgrounds: quantify(q, { background_id: id }) })),
+    ],
+    groupings: [{ name: 'tags', path: ['tags', 'tag'], columns: ['name', 'type'] }],
+  },
   lists: [FOUNDER_LIST],
   rest: [
     { method: 'GET', path: '/api/founders', operation: 'ListFounders', kind: 'list' },
@@ -31,25 +45,25 @@ export const FOUNDERS = declareResource({
 const FounderCompany = builder.prismaObject('FounderCompany', {
   select: { id: true },
   fields: (t) => ({
-    entity_id: t.int(column('entity_id')),
-    entity_name: t.string(followColumn(['entity'], 'name')),
-    is_founder: t.boolean(column('is_founder')),
-    is_past: t.boolean(column('is_past')),
-    raw_title: t.string(column('raw_title')),
-    year_start: t.int({ nullable: true, ...column('year_start') }),
-    year_end: t.int({ nullable: true, ...column('year_end') }),
+    entity_id: t.int(column('entity_id', { example: 1042 })),
+    entity_name: t.string(followColumn(['entity'], 'name', { example: 'Solaris' })),
+    is_founder: t.boolean(column('is_founder', { example: true })),
+    is_past: t.boolean(column('is_past', { example: false })),
+    raw_title: t.string(column('raw_title', { example: 'Co-founder & CTO' })),
+    year_start: t.int({ nullable: true, ...column('year_start', { example: 2016 }) }),
+    year_end: t.int({ nullable: true, ...column('year_end', { example: null }) }),
   }),
 });
 
 const FounderEducation = builder.prismaObject('FounderEducation', {
   select: { id: true },
   fields: (t) => ({
-    university_id: t.int(column('university_id')),
-    university_name: t.string(followColumn(['university'], 'name')),
-    degree: t.string(column('degree')),
-    year_start: t.int({ nullable: true, ...column('year_start') }),
-    year_end: t.int({ nullable: true, ...column('year_end') }),
-    majors: t.stringList(column('majors')),
+    university_id: t.int(column('university_id', { example: 501 })),
+    university_name: t.string(followColumn(['university'], 'name', { example: 'TU Berlin' })),
+    degree: t.string(column('degree', { example: 'MSc' })),
+    year_start: t.int({ nullable: true, ...column('year_start', { example: 2008 }) }),
+    year_end: t.int({ nullable: true, ...column('year_end', { example: 2010 }) }),
+    majors: t.stringList(column('majors', { example: ['Computer Science'] })),
   }),
 });
 
@@ -57,8 +71,8 @@ const Background = builder.prismaObject('Background', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.int(column('id')),
-    name: t.string(column('name')),
+    id: t.int(column('id', { example: 3 })),
+    name: t.string(column('name', { example: 'Engineering' })),
   }),
 });
 
@@ -67,20 +81,20 @@ export const Founder = builder.prismaObject('Founder', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.int(column('id')),
-    uuid: t.string(column('uuid')),
-    name: t.string(column('name')),
-    tagline: t.string(column('tagline')),
-    image: t.string(column('image')),
-    platform_url: t.string(column('platform_url')),
-    gender: t.string(column('gender')),
-    is_serial_founder: t.boolean(column('is_serial_founder')),
-    is_super_founder: t.boolean(column('is_super_founder')),
-    is_promising_founder: t.boolean(column('is_promising_founder')),
-    is_strong_founder: t.boolean(column('is_strong_founder')),
-    launch_year: t.int({ nullable: true, ...column('launch_year') }),
-    hq_country: t.string(column('hq_country')),
-    hq_city: t.string(column('hq_city')),
+    id: t.int(column('id', { example: 88 })),
+    uuid: t.string(column('uuid', { example: '0f9e8d7c-6b5a-4c3d-2e1f-0a9b8c7d6e5f' })),
+    name: t.string(column('name', { example: 'Ada Example' })),
+    tagline: t.string(column('tagline', { example: 'Founder, payments' })),
+    image: t.string(column('image', { example: '' })),
+    platform_url: t.string(column('platform_url', { example: 'https://platform.example.org/founders/88' })),
+    gender: t.string(column('gender', { example: 'female' })),
+    is_serial_founder: t.boolean(column('is_serial_founder', { example: true })),
+    is_super_founder: t.boolean(column('is_super_founder', { example: false })),
+    is_promising_founder: t.boolean(column('is_promising_founder', { example: true })),
+    is_strong_founder: t.boolean(column('is_strong_founder', { example: true })),
+    launch_year: t.int({ nullable: true, ...column('launch_year', { example: 2016 }) }),
+    hq_country: t.string(column('hq_country', { example: 'Germany' })),
+    hq_city: t.string(column('hq_city', { example: 'Berlin' })),
     tags: t.field({ type: [Tag], ...follow([['tags', { orderBy: { tag_id: 'asc' } }], 'tag']) }),
     education: t.field({ type: [FounderEducation], ...follow([['education', { orderBy: { id: 'asc' } }]]) }),
     companies: t.field({ type: [FounderCompany], ...follow([['companies', { orderBy: { id: 'asc' } }]]) }),

@@ -1,3 +1,5 @@
+import type { Prisma } from '../db/generated/prisma/client.ts';
+import { idList, quantify } from '../filter/fields/build.ts';
 import { builder } from './builder.ts';
 import { Entity } from './entity.ts';
 import { column, follow, followColumn } from './follow.ts';
@@ -20,6 +22,12 @@ export const NEWS = declareResource({
   description: 'News articles and the entities they mention.',
   read: 'read:news',
   filter: 'news',
+  filters: {
+    refs: ['news'],
+    fields: [idList('entities', (q, id): Prisma.NewsArticleWhereInput => ({ entities: quantify(q, { entity_id: id }) }))],
+    // Every entity the article mentions.
+    groupings: [{ name: 'entities', path: ['entities', 'entity'], resource: 'entities' }],
+  },
   lists: [NEWS_LIST],
   rest: [
     { method: 'GET', path: '/api/news', operation: 'ListNews', kind: 'list' },
@@ -31,13 +39,13 @@ export const NEWS = declareResource({
 const NewsEntity = builder.prismaObject('NewsEntity', {
   select: { entity_id: true },
   fields: (t) => ({
-    id: t.int(column('entity_id')),
-    name: t.string(followColumn(['entity'], 'name')),
-    mention_role: t.string(column('mention_role')),
-    is_primary: t.boolean(column('is_primary')),
-    sector: t.string(column('sector')),
-    hq_country: t.string(followColumn(['entity'], 'hq_country')),
-    entity: t.field({ type: Entity, ...follow(['entity']) }),
+    id: t.int(column('entity_id', { example: 1042 })),
+    name: t.string(followColumn(['entity'], 'name', { example: 'Solaris' })),
+    mention_role: t.string(column('mention_role', { example: 'subject' })),
+    is_primary: t.boolean(column('is_primary', { example: true })),
+    sector: t.string(column('sector', { example: 'Fintech' })),
+    hq_country: t.string(followColumn(['entity'], 'hq_country', { example: 'Germany' })),
+    entity: t.field({ type: Entity, ...follow(['entity'], { record: false }) }),
   }),
 });
 
@@ -46,24 +54,24 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.int(column('id')),
-    url: t.string(column('url')),
-    title: t.string(column('title')),
-    summary: t.string(column('summary')),
-    image_url: t.string(column('image_url')),
-    source: t.string(column('source')),
-    article_type: t.string(column('article_type')),
-    publish_date: t.field({ type: 'DateTime', ...column('publish_date') }),
-    language: t.string(column('language')),
+    id: t.int(column('id', { example: 9001 })),
+    url: t.string(column('url', { example: 'https://news.example.org/solaris-raises' })),
+    title: t.string(column('title', { example: 'Solaris raises a Series D' })),
+    summary: t.string(column('summary', { example: 'The Berlin banking-as-a-service company raised new money.' })),
+    image_url: t.string(column('image_url', { example: '' })),
+    source: t.string(column('source', { example: 'Example News' })),
+    article_type: t.string(column('article_type', { example: 'funding' })),
+    publish_date: t.field({ type: 'DateTime', ...column('publish_date', { example: '2021-06-01T08:00:00.000Z' }) }),
+    language: t.string(column('language', { example: 'en' })),
     // The spec types it as a string; it is stored as a number so filters compare it as one.
-    amount_usd: t.string({ nullable: true, ...followColumn([], 'amount_usd', { asText: true }) }),
-    round_type: t.string(column('round_type')),
-    deal_date: t.field({ type: 'Date', nullable: true, ...column('deal_date') }),
-    sector: t.string(column('sector')),
-    hq_country: t.string(column('hq_country')),
-    enriched_summary: t.string(column('enriched_summary')),
-    relevance_score: t.float(column('relevance_score')),
-    hub_score: t.float(column('hub_score')),
+    amount_usd: t.string({ nullable: true, ...followColumn([], 'amount_usd', { asText: true, example: '190000000' }) }),
+    round_type: t.string(column('round_type', { example: 'series_d' })),
+    deal_date: t.field({ type: 'Date', nullable: true, ...column('deal_date', { example: '2021-05-31' }) }),
+    sector: t.string(column('sector', { example: 'Fintech' })),
+    hq_country: t.string(column('hq_country', { example: 'Germany' })),
+    enriched_summary: t.string(column('enriched_summary', { example: '' })),
+    relevance_score: t.float(column('relevance_score', { example: 0.92 })),
+    hub_score: t.float(column('hub_score', { example: 0.4 })),
     entities: t.field({
       type: [NewsEntity],
       ...follow([['entities', { orderBy: [{ is_primary: 'desc' }, { entity_id: 'asc' }] }]]),
@@ -72,7 +80,7 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
 });
 
 builder.prismaObjectField('Entity', 'news', (t) =>
-  t.field({ type: [NewsArticle], ...follow([['news', { orderBy: { news_id: 'desc' } }], 'news']) }),
+  t.field({ type: [NewsArticle], ...follow([['news', { orderBy: { news_id: 'desc' } }], 'news'], { record: false }) }),
 );
 
 const NewsList = listType('NewsArticle', NewsArticle);

@@ -8,7 +8,7 @@
  */
 import { ACCESS, ANY_CALLER, type FieldRule, type Permission, type TypeAccess } from '../auth/permissions.ts';
 import type { TenantRule, TenantRules } from '../auth/tenancy.ts';
-import type { Resource as FilterResource } from '../filter/index.ts';
+import type { FieldSpec, Resource as FilterResource, RelationSpec } from '../filter/index.ts';
 import type { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,6 +68,34 @@ export interface ListFacts {
   defaultSort?: string;
 }
 
+/**
+ * Records reached from each record whose fields aggregates group by (`group_by=entity.hq_country`):
+ * the fields of a related resource, or columns of the related model's own (a tag's name and type).
+ */
+export interface GroupingDeclaration {
+  readonly name: string;
+  /** Prisma relation steps from the resource's model to the related records' model. */
+  readonly path: readonly [string, ...string[]];
+  /** The resource the related records are: its column fields, and its read permission a dimension needs. */
+  readonly resource?: FilterResource;
+  /** Columns of the related model, when the records are part of this resource's own (an entity's tags). */
+  readonly columns?: readonly string[];
+}
+
+/**
+ * What a list filters by beyond its record type's column fields, which filter as they declare
+ * (src/schema/field-facts.ts); src/schema/filter-registries.ts makes the registry of both.
+ */
+export interface ListFilters {
+  /** The `ref.` prefixes it accepts (`entity.name` on entities); writing one changes nothing. */
+  readonly refs?: readonly string[];
+  /** Filter fields that are no field of the record: id lists over relations, a location matching either column. */
+  readonly fields?: readonly FieldSpec[];
+  /** `investor__<field>`: another resource's fields, met through a relation. */
+  readonly relations?: readonly RelationSpec[];
+  readonly groupings?: readonly GroupingDeclaration[];
+}
+
 export interface ResourceDeclaration {
   /** `entities`, `api-keys`: the OpenAPI tag and the prefix of its route ids. */
   name: string;
@@ -77,6 +105,8 @@ export interface ResourceDeclaration {
   write?: Permission;
   /** Its filter registry, when `GET /api/filters/{name}` describes it. */
   filter?: FilterResource;
+  /** What its list filters by beyond its record's fields. */
+  filters?: ListFilters;
   lists?: readonly ListFacts[];
   rest?: readonly RestRow[];
   /** How each organisation-owned model it serves belongs to an organisation (src/auth/tenancy.ts). */

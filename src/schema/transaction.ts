@@ -1,3 +1,5 @@
+import type { Prisma } from '../db/generated/prisma/client.ts';
+import { idList, quantify } from '../filter/fields/build.ts';
 import { builder } from './builder.ts';
 import { Entity } from './entity.ts';
 import { column, follow, followColumn } from './follow.ts';
@@ -21,6 +23,13 @@ export const TRANSACTIONS = declareResource({
   description: 'Funding rounds with their investors.',
   read: 'read:transactions',
   filter: 'transactions',
+  filters: {
+    fields: [idList('investors', (q, id): Prisma.FundingRoundWhereInput => ({ investors: quantify(q, { investor_id: id }) }))],
+    groupings: [
+      { name: 'entity', path: ['entity'], resource: 'entities' },
+      { name: 'investors', path: ['investors', 'investor'], resource: 'investors' },
+    ],
+  },
   lists: [TRANSACTION_LIST],
   rest: [
     { method: 'GET', path: '/api/transactions', operation: 'ListTransactions', kind: 'list' },
@@ -33,10 +42,10 @@ const TransactionInvestor = builder.prismaObject('RoundInvestor', {
   name: 'TransactionInvestor',
   select: { investor_id: true },
   fields: (t) => ({
-    id: t.int(column('investor_id')),
-    name: t.string(followColumn(['investor', 'entity'], 'name')),
-    is_lead: t.boolean(column('is_lead')),
-    investor: t.field({ type: Investor, ...follow(['investor']) }),
+    id: t.int(column('investor_id', { example: 2001 })),
+    name: t.string(followColumn(['investor', 'entity'], 'name', { example: 'Example Ventures' })),
+    is_lead: t.boolean(column('is_lead', { example: true })),
+    investor: t.field({ type: Investor, ...follow(['investor'], { record: false }) }),
   }),
 });
 
@@ -46,27 +55,28 @@ export const Transaction = builder.prismaObject('FundingRound', {
   select: { id: true },
   name: 'Transaction',
   fields: (t) => ({
-    id: t.int(column('id')),
-    entity: t.field({ type: Entity, ...follow(['entity']) }),
-    round_type: t.string(column('round_type')),
-    amount_usd: t.field({ type: 'Money', nullable: true, ...column('amount_usd') }),
-    currency: t.string(column('currency')),
-    date: t.field({ type: 'Date', ...column('date') }),
-    valuation_usd: t.field({ type: 'Money', nullable: true, ...column('valuation_usd') }),
+    id: t.int(column('id', { example: 7001 })),
+    // The record nests `entity: {id, name}`; `entity.id` would read as a ref prefix, so filters name the column.
+    entity: t.field({ type: Entity, ...follow(['entity'], { filter: { column: 'entity_id' } }) }),
+    round_type: t.string(column('round_type', { example: 'series_b' })),
+    amount_usd: t.field({ type: 'Money', nullable: true, ...column('amount_usd', { example: 60000000 }) }),
+    currency: t.string(column('currency', { example: 'EUR' })),
+    date: t.field({ type: 'Date', ...column('date', { example: '2020-03-12' }) }),
+    valuation_usd: t.field({ type: 'Money', nullable: true, ...column('valuation_usd', { example: null }) }),
     investors: t.field({
       type: [TransactionInvestor],
       ...follow([['investors', { orderBy: [{ is_lead: 'desc' }, { investor_id: 'asc' }] }]]),
     }),
-    source_url: t.string(column('source_url')),
+    source_url: t.string(column('source_url', { example: 'https://news.example.org/solaris-series-b' })),
   }),
 });
 
 builder.prismaObjectField('Entity', 'rounds', (t) =>
-  t.field({ type: [Transaction], ...follow([['rounds', { orderBy: [{ date: 'desc' }, { id: 'asc' }] }]]) }),
+  t.field({ type: [Transaction], ...follow([['rounds', { orderBy: [{ date: 'desc' }, { id: 'asc' }] }]], { record: false }) }),
 );
 
 builder.prismaObjectField('Investor', 'rounds', (t) =>
-  t.field({ type: [Transaction], ...follow([['rounds', { orderBy: { round_id: 'asc' } }], 'round']) }),
+  t.field({ type: [Transaction], ...follow([['rounds', { orderBy: { round_id: 'asc' } }], 'round'], { record: false }) }),
 );
 
 const TransactionList = listType('Transaction', Transaction);

@@ -21,6 +21,7 @@ export const VALUATIONS = declareResource({
   description: 'Company valuations.',
   read: 'read:valuations',
   filter: 'valuations',
+  filters: { groupings: [{ name: 'entity', path: ['entity'], resource: 'entities' }] },
   lists: [VALUATION_LIST],
   rest: [
     { method: 'GET', path: '/api/valuations', operation: 'ListValuations', kind: 'list' },
@@ -33,18 +34,18 @@ export const Valuation = builder.prismaObject('Valuation', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.int(column('id')),
-    entity: t.field({ type: Entity, ...follow(['entity']) }),
-    valuation_usd: t.field({ type: 'Money', ...column('valuation_usd') }),
-    date: t.field({ type: 'Date', ...column('date') }),
-    source: t.string(column('source')),
-    transaction_id: t.int({ nullable: true, ...column('transaction_id') }),
-    transaction: t.field({ type: Transaction, nullable: true, ...follow(['transaction']) }),
+    id: t.int(column('id', { example: 301 })),
+    entity: t.field({ type: Entity, ...follow(['entity'], { filter: { column: 'entity_id' } }) }),
+    valuation_usd: t.field({ type: 'Money', ...column('valuation_usd', { example: 1600000000 }) }),
+    date: t.field({ type: 'Date', ...column('date', { example: '2021-06-01' }) }),
+    source: t.string(column('source', { example: 'funding round' })),
+    transaction_id: t.int({ nullable: true, ...column('transaction_id', { example: null }) }),
+    transaction: t.field({ type: Transaction, nullable: true, ...follow(['transaction'], { record: false }) }),
   }),
 });
 
 builder.prismaObjectField('Entity', 'valuations', (t) =>
-  t.field({ type: [Valuation], ...follow([['valuations', { orderBy: [{ date: 'desc' }, { id: 'asc' }] }]]) }),
+  t.field({ type: [Valuation], ...follow([['valuations', { orderBy: [{ date: 'desc' }, { id: 'asc' }] }]], { record: false }) }),
 );
 
 const ValuationList = listType('Valuation', Valuation);

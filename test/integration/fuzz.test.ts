@@ -3,6 +3,7 @@
 // runs it longer; the suite runs a size CI can afford.
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import '../helpers/built-schema.ts';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { describeFilterFields, RESOURCES, sortableFields, type Resource } from '../../src/filter/index.ts';
 import { loadOperations } from '../../src/rest/operations.ts';

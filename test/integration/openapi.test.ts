@@ -5,6 +5,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../helpers/built-schema.ts';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { describeFilterFields } from '../../src/filter/index.ts';
 import type { OpenApiDocument } from '../../src/openapi/index.ts';

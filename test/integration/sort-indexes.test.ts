@@ -2,6 +2,7 @@
 // after it read the index in order instead of sorting the table. Long free-text columns are the
 // documented exception (see migration 20261121010000_sort_indexes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../helpers/built-schema.ts';
 import { RESOURCES, sortableFields, type Resource } from '../../src/filter/index.ts';
 import { quoteIdentifier } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';

@@ -102,9 +102,11 @@ export const validateFilter: Tool = defineTool({
 });
 
 /** Where each taxonomy a filter field takes is looked up (`location` → its values route), from the registry. */
-const LOOKUPS: ReadonlyMap<string, string> = new Map(
-  RESOURCES.flatMap((resource) => describeFilterFields(resource)).flatMap((field) => (field.values_url ? [[field.type, field.values_url]] : [])),
-);
+let found: ReadonlyMap<string, string> | undefined;
+const lookups = (): ReadonlyMap<string, string> =>
+  (found ??= new Map(
+    RESOURCES.flatMap((resource) => describeFilterFields(resource)).flatMap((field) => (field.values_url ? [[field.type, field.values_url]] : [])),
+  ));
 
 export const lookupValues: Tool = defineTool({
   name: 'lookup_values',
@@ -112,14 +114,14 @@ export const lookupValues: Tool = defineTool({
   description:
     'Turns a name into the id a filter wants: `kind: "location"` finds countries and cities whose name starts with `q` ' +
     '(e.g. "Berl" → Berlin), the most used first, for filters such as `location:<id>`.',
-  input: {
-    kind: z.enum([...LOOKUPS.keys()] as [string, ...string[]]).describe('Which taxonomy'),
+  input: () => ({
+    kind: z.enum([...lookups().keys()] as [string, ...string[]]).describe('Which taxonomy'),
     q: z.string().max(200).optional().describe('The start of the name, case-insensitive; leave out for the most used'),
     limit: z.number().int().min(1).max(LOCATION_LOOKUP_MAX_LIMIT).optional().describe('How many values (default 25)'),
-  },
+  }),
   output: { values: z.array(z.looseObject({ id: z.number().int(), name: z.string() })) },
   run: async ({ kind, q, limit }, get) => {
-    const answer = await get(LOOKUPS.get(kind)!, { q, limit });
+    const answer = await get(lookups().get(kind)!, { q, limit });
     if (answer.status !== 200) return toolError(answer);
     return toolResult({ values: (answer.body as { data: { id: number; name: string }[] }).data });
   },

@@ -23,11 +23,11 @@ export const similarCompanies: Tool = defineTool({
     '(a rare tag weighs more than a common one), shared investors (when the token may read investors), the same city or ' +
     'country, and launch years close together. A filter narrows the candidates (e.g. `hq_country:Germany`). ' +
     'Entity ids come from search_entities.',
-  input: {
+  input: () => ({
     id: z.number().int().min(1).max(MAX_ID).describe("The entity's id"),
     filter: filterInput('entities'),
     limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`How many companies, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-  },
+  }),
   output: {
     data: z.array(z.object({ id: z.number().int(), name: z.string(), score: z.number(), reasons: z.array(reason) })),
   },

@@ -5,6 +5,7 @@
  * databases, whose drivers differ.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { Prisma } from '../../../src/db/generated/prisma/client.ts';
 import type { ValueKind } from '../../../src/filter/fields/types.ts';
 import { CODECS, NOT_OURS } from '../../../src/values/codecs.ts';

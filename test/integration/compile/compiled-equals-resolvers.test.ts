@@ -13,6 +13,7 @@
  */
 import { getNamedType, GraphQLObjectType, isObjectType, type GraphQLField } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { sortableFields, type Resource } from '../../../src/filter/index.ts';
 import { FALLBACK_REASONS } from '../../../src/compile/statement.ts';

@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { RESOURCES } from '../../../src/filter/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';

@@ -3,6 +3,7 @@
 // values (one semi-join per value; planning alone took seconds). Each is reproduced here; the SQL they
 // produce is checked for the cause, and the answers against the database's own view of the data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { ALL_OF_EXISTS_LIMIT } from '../../../src/filter/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';

@@ -18,6 +18,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import {
   fieldRegistry,

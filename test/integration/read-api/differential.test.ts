@@ -15,6 +15,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import {
   describeFilterFields,
   fieldRegistry,

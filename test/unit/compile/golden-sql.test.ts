@@ -14,6 +14,7 @@
  * and these goldens also pass with TEST_DATABASE=postgres.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';

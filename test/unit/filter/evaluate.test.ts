@@ -1,5 +1,6 @@
 // The in-memory evaluator's semantics, as a table; the database differential test relies on it.
 import { describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { parseFilter, resolveFilter, type Resource } from '../../../src/filter/index.ts';
 import { evaluateFilter, type FilterRecord } from './evaluate.ts';
 

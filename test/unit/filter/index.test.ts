@@ -1,5 +1,6 @@
 // The public surface: compileFilter, the registry as clients see it, and sorting.
 import { describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import {
   compileFilter,
   describeFilterFields,

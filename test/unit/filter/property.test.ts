@@ -2,6 +2,7 @@
 // another throw), fast on anything up to the length limit, and printing is the parser's inverse.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { isAppError } from '../../../src/errors.ts';
 import {
   compileFilter,

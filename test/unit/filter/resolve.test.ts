@@ -1,5 +1,6 @@
 // Resolve as a table: a syntactically valid filter → the error a client gets, or the typed values.
 import { describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { parseFilter, resolveFilter, type Resource, type ResolvedCondition } from '../../../src/filter/index.ts';
 import { expectFilterError, thrownBy } from './helpers.ts';
 

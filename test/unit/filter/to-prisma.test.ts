@@ -1,5 +1,6 @@
 // Exact Prisma where inputs for representative filters: one row per translation rule.
 import { describe, expect, test } from 'vitest';
+import '../../helpers/built-schema.ts';
 import { compileFilter, parseFilter, resolveFilter, toPrismaWhere, type Resource } from '../../../src/filter/index.ts';
 
 const whereOf = (resource: Resource, text: string) => compileFilter(resource, text).where;
