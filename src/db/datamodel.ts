@@ -11,6 +11,8 @@ import { getDatamodel } from './generated/pothos-types.ts';
 
 export type { GeneratedColumn } from './columns-type.ts';
 export type ModelName = keyof typeof MODELS;
+/** The columns of a model as literal types, for types derived from the data model. */
+export type ModelColumn<M extends ModelName> = (typeof MODELS)[M]['columns'][number];
 
 const datamodel = getDatamodel().datamodel.models;
 

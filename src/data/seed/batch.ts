@@ -1,15 +1,7 @@
 /** The rows of one seeding batch, written in foreign-key order in one transaction. */
-import { insertRows, type SqlTx } from '../sql/unnest.ts';
+import { tableOf, type ModelName } from '../../db/datamodel.ts';
+import { carriedColumns, insertRows, type SqlTx } from '../sql/unnest.ts';
 import {
-  ENTITY_COLUMNS,
-  EXTERNAL_ID_COLUMNS,
-  FOUNDER_COLUMNS,
-  FOUNDER_COMPANY_COLUMNS,
-  NEWS_COLUMNS,
-  NEWS_ENTITY_COLUMNS,
-  ROUND_COLUMNS,
-  ROUND_INVESTOR_COLUMNS,
-  VALUATION_COLUMNS,
   type EducationRow,
   type EntityRow,
   type ExternalIdRow,
@@ -61,21 +53,26 @@ async function insertEducation(tx: SqlTx, rows: EducationRow[]): Promise<void> {
   );
 }
 
+/** Rows of `model` with the columns they carry; the others keep their defaults. */
+function insertModelRows<Row extends object>(tx: SqlTx, model: ModelName, rows: readonly Row[]): Promise<void> {
+  return insertRows(tx, tableOf(model), carriedColumns(model, rows), rows);
+}
+
 export async function writeSeedBatch(tx: SqlTx, batch: SeedBatch): Promise<void> {
-  await insertRows(tx, 'entities', ENTITY_COLUMNS, batch.entities);
+  await insertModelRows(tx, 'Entity', batch.entities);
   await insertPairs(tx, 'entity_tags', 'entity_id', 'tag_id', batch.entityTags);
-  await insertRows(tx, 'entity_external_ids', EXTERNAL_ID_COLUMNS, batch.externalIds);
+  await insertModelRows(tx, 'EntityExternalId', batch.externalIds);
   if (batch.investorIds.length > 0) {
     await tx.query('INSERT INTO investors (id) SELECT unnest($1::int[])', [batch.investorIds]);
   }
-  await insertRows(tx, 'founders', FOUNDER_COLUMNS, batch.founders);
-  await insertRows(tx, 'founder_companies', FOUNDER_COMPANY_COLUMNS, batch.founderCompanies);
+  await insertModelRows(tx, 'Founder', batch.founders);
+  await insertModelRows(tx, 'FounderCompany', batch.founderCompanies);
   await insertEducation(tx, batch.education);
   await insertPairs(tx, 'founder_backgrounds', 'founder_id', 'background_id', batch.founderBackgrounds);
   await insertPairs(tx, 'founder_tags', 'founder_id', 'tag_id', batch.founderTags);
-  await insertRows(tx, 'funding_rounds', ROUND_COLUMNS, batch.rounds);
-  await insertRows(tx, 'round_investors', ROUND_INVESTOR_COLUMNS, batch.roundInvestors);
-  await insertRows(tx, 'valuations', VALUATION_COLUMNS, batch.valuations);
-  await insertRows(tx, 'news_articles', NEWS_COLUMNS, batch.news);
-  await insertRows(tx, 'news_entities', NEWS_ENTITY_COLUMNS, batch.newsEntities);
+  await insertModelRows(tx, 'FundingRound', batch.rounds);
+  await insertModelRows(tx, 'RoundInvestor', batch.roundInvestors);
+  await insertModelRows(tx, 'Valuation', batch.valuations);
+  await insertModelRows(tx, 'NewsArticle', batch.news);
+  await insertModelRows(tx, 'NewsEntity', batch.newsEntities);
 }

@@ -38,12 +38,12 @@ export function generateCompanyBatch(
     const funding = generateRounds(rng, universe, counters, {
       id,
       slug: company.row.slug,
-      launchYear: company.row.launch_year ?? 2015,
+      launchYear: company.launchYear,
     });
     company.row.total_funding_usd = funding.totalFunding.toString();
     company.row.is_unicorn = funding.isUnicorn;
     // About 1% of companies are soft-deleted, as a client syncing deletions would see them.
-    if (rng.chance(0.01)) company.row.deleted_at = new Date(Date.parse(company.row.updated_at) + 30 * DAY_MS).toISOString();
+    if (rng.chance(0.01)) company.row.deleted_at = new Date(Date.parse(company.updatedAt) + 30 * DAY_MS).toISOString();
     batch.entities.push(company.row);
     batch.entityTags.push(...generateEntityTags(rng, id, company.industryIndex));
     batch.externalIds.push(...generateExternalIds(id, company.row.slug));

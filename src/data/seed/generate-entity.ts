@@ -54,6 +54,9 @@ export interface EntityDraft {
   place: PlacedCity;
   industryIndex: number;
   industry: string;
+  /** The row's launch year and last update, which the company's rounds, founders and news follow. */
+  launchYear: number;
+  updatedAt: string;
 }
 
 export function generateEntity(rng: Prng, seed: number, id: number, kind: SeedKind): EntityDraft {
@@ -64,7 +67,7 @@ export function generateEntity(rng: Prng, seed: number, id: number, kind: SeedKi
   const slug = `${slugify(name)}-${id}`;
   const launchYear = kind === 'university' ? rng.int(1850, 1990) : 2025 - Math.floor(rng.next() ** 1.6 * 30);
   const created = createdAt(id);
-  const row: EntityRow = {
+  const row = {
     id,
     uuid: uuidV5(`seed:${seed}:entity:${id}`),
     slug,
@@ -89,8 +92,8 @@ export function generateEntity(rng: Prng, seed: number, id: number, kind: SeedKi
     created_at: isoAt(created),
     updated_at: isoAt(created + rng.int(0, 400) * DAY_MS),
     deleted_at: null,
-  };
-  return { row, place, industryIndex, industry };
+  } satisfies EntityRow;
+  return { row, place, industryIndex, industry, launchYear, updatedAt: row.updated_at };
 }
 
 /**

@@ -23,7 +23,7 @@ export interface GenerationContext {
 export function generateFounders(context: GenerationContext, company: EntityDraft, funding: CompanyRounds): void {
   const { rng, counters, batch } = context;
   const count = rng.weighted([0, 1, 2, 3], FOUNDER_COUNT_WEIGHTS);
-  const launchYear = company.row.launch_year ?? 2015;
+  const { launchYear } = company;
   for (let n = 0; n < count; n += 1) {
     counters.founder += 1;
     const id = counters.founder;

@@ -4,6 +4,7 @@
  * load many rows through a parameterised query on both PGlite and PostgreSQL (no COPY in PGlite's API).
  */
 import type { SqlTransaction } from '../../db/client.ts';
+import { modelColumns, sqlTypeOf, type ModelName } from '../../db/datamodel.ts';
 
 export type SqlTx = SqlTransaction;
 
@@ -11,6 +12,23 @@ export type SqlTx = SqlTransaction;
 export interface Column<Row> {
   name: keyof Row & string;
   type: string;
+}
+
+/**
+ * Every column of `model` that a write may set, less `except`, typed for unnest: the column list of a
+ * table is its declaration in prisma/schema.prisma, never a copy. Left out: columns the database
+ * generates from others, and arrays (unnest cannot carry an array per row: founder_education's writer
+ * sends majors as JSON).
+ */
+export function columnsOf<Row>(model: ModelName, except: readonly string[] = []): Column<Row>[] {
+  return modelColumns(model)
+    .filter((column) => column.default?.function !== 'dbgenerated' && !column.list && !except.includes(column.name))
+    .map((column) => ({ name: column.name as keyof Row & string, type: sqlTypeOf(column) }));
+}
+
+/** The columns of `model` that some row carries a value for, less `except`: the others keep their defaults. */
+export function carriedColumns<Row extends object>(model: ModelName, rows: readonly Row[], except: readonly string[] = []): Column<Row>[] {
+  return columnsOf<Row>(model, except).filter((column) => rows.some((row) => (row as Record<string, unknown>)[column.name] !== undefined));
 }
 
 export function q(identifier: string): string {

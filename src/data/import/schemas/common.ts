@@ -39,16 +39,21 @@ export const optionalNumber = z
   .transform((value) => value ?? null);
 
 /** Whole US dollars as a JSON integer or, above 2^53, a string of digits; kept as a string for BIGINT. */
-export const money = z
+export const wholeDollars = z
   .union([z.int().min(0), z.string().regex(/^\d{1,18}$/, 'expected a whole number of US dollars')])
-  .nullish()
-  .transform((value) => (value === null || value === undefined ? null : String(value)));
+  .transform((value) => String(value));
+
+export const money = wholeDollars.nullish().transform((value) => value ?? null);
+
+/** A decimal amount (the API serves them as strings): numbers and numeric strings both work. */
+export const decimalText = z
+  .union([z.number().min(0), z.string().regex(/^\d{1,18}(\.\d{1,2})?$/, 'expected an amount such as 1500000 or "1500000.50"')])
+  .transform((value) => String(value));
 
 /** An ISO 8601 date-time with zone; a bare date means midnight UTC. */
-export const timestamp = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .nullish()
-  .transform((value) => value ?? null);
+export const dateTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+
+export const timestamp = dateTime.nullish().transform((value) => value ?? null);
 
 /** A calendar date; a date-time (as API responses render dates) is cut to its date. */
 export const calendarDate = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isRoundType } from '../../vocabulary.ts';
-import { calendarDate, entityRef, ignored, money, recordId, slug, text, timestamp } from './common.ts';
+import { columnFields } from './columns.ts';
+import { entityRef, ignored, recordId, slug } from './common.ts';
 
 const withEntity = <T extends { entity_id?: number | undefined; entity?: unknown }>(record: T) =>
   record.entity_id !== undefined || record.entity !== undefined;
@@ -8,26 +9,23 @@ const entityRequired = { message: 'required (entity_id or entity.id)', path: ['e
 
 const roundInvestor = z.strictObject({ id: recordId, name: ignored, is_lead: z.boolean().default(false) });
 
+/** A record names its entity by `entity_id`, or as the API renders it, `entity: {id, name}`. */
+const ofEntity = { entity: entityRef.optional(), entity_id: recordId.optional() };
+
 export const transactionSchema = z
   .strictObject({
-    id: recordId,
+    ...columnFields('FundingRound'),
     slug,
-    entity: entityRef.optional(),
-    entity_id: recordId.optional(),
+    ...ofEntity,
     round_type: z.string().refine(isRoundType, 'expected a round type (seed, series_a, ... see docs/import-format.md)'),
-    amount_usd: money,
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD')
       .default('USD'),
-    date: calendarDate,
-    valuation_usd: money,
     investors: z
       .array(roundInvestor)
       .default([])
       .refine((list) => new Set(list.map((i) => i.id)).size === list.length, 'an investor is listed twice'),
-    source_url: text,
-    created_at: timestamp,
   })
   .refine(withEntity, entityRequired);
 
@@ -35,13 +33,9 @@ export type TransactionRecord = z.output<typeof transactionSchema>;
 
 export const valuationSchema = z
   .strictObject({
-    id: recordId,
+    ...columnFields('Valuation'),
     slug,
-    entity: entityRef.optional(),
-    entity_id: recordId.optional(),
-    valuation_usd: money.refine((value) => value !== null, 'required'),
-    date: calendarDate,
-    source: text,
+    ...ofEntity,
     transaction_id: recordId.nullish().transform((value) => value ?? null),
   })
   .refine(withEntity, entityRequired);

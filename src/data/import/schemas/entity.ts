@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { domainOf } from '../../../identifiers/domain.ts';
 import { externalIdProblem } from '../../../identifiers/external-ids.ts';
 import { ENTITY_FLAGS, ENTITY_TYPES, FLAG_BY_TYPE, type EntityFlag } from '../../vocabulary.ts';
-import { ignored, optionalNumber, recordId, requiredText, slug, tagRef, text, timestamp, uuid, year } from './common.ts';
+import { modelColumns } from '../../../db/datamodel.ts';
+import { columnFields } from './columns.ts';
+import { ignored, optionalNumber, recordId, slug, tagRef, text, year } from './common.ts';
 
 const flag = z.boolean().optional();
 
@@ -15,33 +17,22 @@ const externalId = z
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 
+/** Columns the writer derives (src/data/import/writers/entities.ts), and the totals the importer recomputes. */
+const DERIVED = ['website_domain', 'country_location_id', 'city_location_id', 'total_funding_usd', 'is_unicorn'] as const;
+
+/** Every column of an entity as its type says (columns.ts), and what is really about a field. */
 export const entitySchema = z
   .strictObject({
-    id: recordId,
-    uuid,
+    ...columnFields('Entity', DERIVED),
     slug,
     type: z.enum(ENTITY_TYPES),
-    is_company: flag,
-    is_investor: flag,
-    is_university: flag,
-    is_crowdfunding: flag,
-    is_government: flag,
-    is_non_profit: flag,
-    is_founder: flag,
-    name: requiredText,
-    tagline: text,
-    image: text,
-    platform_url: text,
+    // Absent: as the type implies (below).
+    ...(Object.fromEntries(ENTITY_FLAGS.map((name) => [name, flag])) as Record<EntityFlag, typeof flag>),
     website,
-    external_ids: z.array(externalId).max(100).default([]),
     launch_year: year,
-    hq_country: text,
-    hq_city: text,
     lat: optionalNumber.refine((v) => v === null || Math.abs(v) <= 90, 'expected a latitude (-90..90)'),
     lon: optionalNumber.refine((v) => v === null || Math.abs(v) <= 180, 'expected a longitude (-180..180)'),
-    created_at: timestamp,
-    updated_at: timestamp,
-    deleted_at: timestamp,
+    external_ids: z.array(externalId).max(100).default([]),
     tags: z.array(tagRef).default([]),
     // Derived by the importer from other files; accepted so API responses can be imported as they are.
     founders: ignored,
@@ -58,23 +49,16 @@ export const entitySchema = z
 
 export type EntityRecord = z.output<typeof entitySchema>;
 
-/** Investor profile: only the id matters; the counts are derived, the other fields live on the entity. */
-export const investorSchema = z.strictObject({
-  id: recordId,
-  uuid: ignored,
-  name: ignored,
-  type: ignored,
-  image: ignored,
-  platform_url: ignored,
-  hq_country: ignored,
-  hq_city: ignored,
-  launch_year: ignored,
-  tags: ignored,
-  total_invested_usd: ignored,
-  investments_count: ignored,
-  portfolio_count: ignored,
-  exits_count: ignored,
-  lead_investments_count: ignored,
-});
+/**
+ * Investor profile: only the id matters; the counts are derived, and the other fields are its entity's.
+ * So that API responses import as they are, a field named as a column of either is accepted and dropped.
+ */
+export const investorSchema = z
+  .strictObject({
+    ...Object.fromEntries([...modelColumns('Investor'), ...modelColumns('Entity')].map((column) => [column.name, ignored])),
+    tags: ignored,
+    id: recordId,
+  })
+  .transform(({ id }) => ({ id }));
 
 export type InvestorRecord = z.output<typeof investorSchema>;

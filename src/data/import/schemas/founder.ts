@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GENDERS } from '../../vocabulary.ts';
-import { ignored, optionalInt, recordId, requiredText, slug, tagRef, text, timestamp, uuid, year } from './common.ts';
+import { columnFields } from './columns.ts';
+import { ignored, recordId, requiredText, slug, tagRef, text, year } from './common.ts';
 
 const education = z.strictObject({
   university_id: recordId,
@@ -25,27 +26,14 @@ const company = z.strictObject({
 const background = z.strictObject({ id: recordId.optional(), name: requiredText });
 export type BackgroundRef = z.output<typeof background>;
 
+/** Every column of a founder as its type says (columns.ts; its country's location id the writer derives), and what is about a field. */
 export const founderSchema = z.strictObject({
-  id: recordId,
-  uuid,
+  ...columnFields('Founder', ['location_country_id']),
   slug,
-  name: requiredText,
-  tagline: text,
-  image: text,
-  platform_url: text,
   gender: z
     .enum(GENDERS)
     .nullish()
     .transform((value) => value ?? ''),
-  is_serial_founder: z.boolean().default(false),
-  is_super_founder: z.boolean().default(false),
-  is_promising_founder: z.boolean().default(false),
-  is_strong_founder: z.boolean().default(false),
-  launch_year: optionalInt,
-  hq_country: text,
-  hq_city: text,
-  created_at: timestamp,
-  updated_at: timestamp,
   tags: z.array(tagRef).default([]),
   education: z.array(education).default([]),
   companies: z

@@ -1,13 +1,6 @@
 import { entityIdOf } from '../schemas/common.ts';
 import type { TransactionRecord, ValuationRecord } from '../schemas/deal.ts';
-import {
-  ROUND_COLUMNS,
-  ROUND_INVESTOR_COLUMNS,
-  VALUATION_COLUMNS,
-  type RoundRow,
-  type ValuationRow,
-} from '../../sql/tables.ts';
-import { insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import { columnsOf, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { assertReferencesExist, type Parsed, type Reference, type WriteContext } from './context.ts';
 
 function entityReferences<T extends { entity_id?: number | undefined; entity?: { id: number } | undefined }>(
@@ -38,15 +31,21 @@ export async function writeTransactions(
   );
 
   const records = batch.map((item) => item.record);
-  const rows: RoundRow[] = records.map((r) => ({
+  const rows = records.map((r) => ({
     ...r,
     slug: r.slug ?? `transaction-${r.id}`,
     entity_id: entityIdOf(r) ?? 0,
   }));
-  await upsertById(context.tx, { table: 'funding_rounds', columns: ROUND_COLUMNS, timestamps: { created: true } }, rows);
+  const columns = columnsOf<(typeof rows)[number]>('FundingRound');
+  await upsertById(context.tx, { table: 'funding_rounds', columns, timestamps: { created: true } }, rows);
   await replaceChildren(
     context.tx,
-    { table: 'round_investors', parentColumn: 'round_id', key: ['round_id', 'investor_id'], columns: ROUND_INVESTOR_COLUMNS },
+    {
+      table: 'round_investors',
+      parentColumn: 'round_id',
+      key: ['round_id', 'investor_id'],
+      columns: columnsOf<{ round_id: number; investor_id: number; is_lead: boolean }>('RoundInvestor'),
+    },
     records.map((r) => r.id),
     records.flatMap((r) => r.investors.map((i) => ({ round_id: r.id, investor_id: i.id, is_lead: i.is_lead }))),
   );
@@ -61,10 +60,10 @@ export async function writeValuations(context: WriteContext, batch: readonly Par
       record.transaction_id === null ? [] : [{ id: record.transaction_id, line, path: 'transaction_id' }],
     ),
   );
-  const rows: ValuationRow[] = batch.map(({ record }) => ({
+  const rows = batch.map(({ record }) => ({
     ...record,
     slug: record.slug ?? `valuation-${record.id}`,
     entity_id: entityIdOf(record) ?? 0,
   }));
-  await upsertById(context.tx, { table: 'valuations', columns: VALUATION_COLUMNS }, rows);
+  await upsertById(context.tx, { table: 'valuations', columns: columnsOf<(typeof rows)[number]>('Valuation') }, rows);
 }

@@ -1,71 +1,14 @@
 import { domainOf } from '../../../identifiers/domain.ts';
 import { uuidV5 } from '../../ids.ts';
 import type { EntityRecord, InvestorRecord } from '../schemas/entity.ts';
-import { type Column, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import { columnsOf, insertRows, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { cleanCityName } from '../resolve/city-names.ts';
 import { cityKey } from '../resolve/locations.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
 import { replaceLinks } from './links.ts';
 
-interface EntityRow {
-  id: number;
-  uuid: string;
-  slug: string;
-  type: string;
-  is_company: boolean;
-  is_investor: boolean;
-  is_university: boolean;
-  is_crowdfunding: boolean;
-  is_government: boolean;
-  is_non_profit: boolean;
-  is_founder: boolean;
-  name: string;
-  tagline: string;
-  image: string;
-  platform_url: string;
-  website: string;
-  website_domain: string;
-  launch_year: number | null;
-  hq_country: string;
-  hq_city: string;
-  country_location_id: number | null;
-  city_location_id: number | null;
-  lat: number | null;
-  lon: number | null;
-  created_at: string | null;
-  updated_at: string | null;
-  deleted_at: string | null;
-}
-
-const ENTITY_COLUMNS: Column<EntityRow>[] = [
-  { name: 'id', type: 'int' },
-  { name: 'uuid', type: 'uuid' },
-  { name: 'slug', type: 'text' },
-  { name: 'type', type: 'text' },
-  { name: 'is_company', type: 'bool' },
-  { name: 'is_investor', type: 'bool' },
-  { name: 'is_university', type: 'bool' },
-  { name: 'is_crowdfunding', type: 'bool' },
-  { name: 'is_government', type: 'bool' },
-  { name: 'is_non_profit', type: 'bool' },
-  { name: 'is_founder', type: 'bool' },
-  { name: 'name', type: 'text' },
-  { name: 'tagline', type: 'text' },
-  { name: 'image', type: 'text' },
-  { name: 'platform_url', type: 'text' },
-  { name: 'website', type: 'text' },
-  { name: 'website_domain', type: 'text' },
-  { name: 'launch_year', type: 'int' },
-  { name: 'hq_country', type: 'text' },
-  { name: 'hq_city', type: 'text' },
-  { name: 'country_location_id', type: 'int' },
-  { name: 'city_location_id', type: 'int' },
-  { name: 'lat', type: 'float8' },
-  { name: 'lon', type: 'float8' },
-  { name: 'created_at', type: 'timestamptz' },
-  { name: 'updated_at', type: 'timestamptz' },
-  { name: 'deleted_at', type: 'timestamptz' },
-];
+/** What the importer computes after the rows are written (src/data/derived.ts), never taken from a record. */
+const RECOMPUTED = ['total_funding_usd', 'is_unicorn'];
 
 const LINKS = { table: 'entity_tags', parentColumn: 'entity_id', childColumn: 'tag_id' };
 
@@ -77,7 +20,7 @@ export async function writeEntities(context: WriteContext, batch: readonly Parse
   const cities = await context.locations.cityIds(records.map((r) => ({ city: r.hq_city, countryId: countryOf(r) })));
   const cityOf = (r: EntityRecord) => (r.hq_city ? cities.get(cityKey(r.hq_city, countryOf(r))) : undefined);
 
-  const rows: EntityRow[] = records.map((r) => ({
+  const rows = records.map((r) => ({
     ...r,
     website_domain: domainOf(r.website),
     uuid: r.uuid ?? defaultUuid('entity', r.id),
@@ -86,7 +29,8 @@ export async function writeEntities(context: WriteContext, batch: readonly Parse
     country_location_id: countryOf(r),
     city_location_id: cityOf(r)?.id ?? null,
   }));
-  await upsertById(context.tx, { table: 'entities', columns: ENTITY_COLUMNS, timestamps: { created: true, updated: true } }, rows);
+  const columns = columnsOf<(typeof rows)[number]>('Entity', RECOMPUTED);
+  await upsertById(context.tx, { table: 'entities', columns, timestamps: { created: true, updated: true } }, rows);
 
   await replaceLinks(context, context.tags, records, (r) => r.tags, LINKS);
   await replaceExternalIds(context, records);
@@ -98,12 +42,6 @@ interface ExternalIdRow {
   external_id: string;
 }
 
-const EXTERNAL_ID_COLUMNS: Column<ExternalIdRow>[] = [
-  { name: 'entity_id', type: 'int' },
-  { name: 'source', type: 'text' },
-  { name: 'external_id', type: 'text' },
-];
-
 /** Each record's external ids become exactly its rows (duplicates collapsed). */
 async function replaceExternalIds(context: WriteContext, records: readonly EntityRecord[]): Promise<void> {
   const rows = new Map<string, ExternalIdRow>();
@@ -114,7 +52,7 @@ async function replaceExternalIds(context: WriteContext, records: readonly Entit
   }
   await replaceChildren(
     context.tx,
-    { table: 'entity_external_ids', parentColumn: 'entity_id', key: ['entity_id', 'source', 'external_id'], columns: EXTERNAL_ID_COLUMNS },
+    { table: 'entity_external_ids', parentColumn: 'entity_id', key: ['entity_id', 'source', 'external_id'], columns: columnsOf<ExternalIdRow>('EntityExternalId') },
     records.map((record) => record.id),
     [...rows.values()],
   );

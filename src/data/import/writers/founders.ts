@@ -1,6 +1,5 @@
 import type { FounderRecord } from '../schemas/founder.ts';
-import { FOUNDER_COLUMNS, type FounderRow } from '../../sql/tables.ts';
-import { type Column, replaceChildren, upsertById } from '../../sql/unnest.ts';
+import { columnsOf, replaceChildren, upsertById } from '../../sql/unnest.ts';
 import { assertReferencesExist, type Parsed, type WriteContext } from './context.ts';
 import { cleanCityName } from '../resolve/city-names.ts';
 import { defaultUuid } from './entities.ts';
@@ -16,15 +15,8 @@ interface CompanyRow {
   year_end: number | null;
 }
 
-const COMPANY_COLUMNS: Column<CompanyRow>[] = [
-  { name: 'founder_id', type: 'int' },
-  { name: 'entity_id', type: 'int' },
-  { name: 'is_founder', type: 'bool' },
-  { name: 'is_past', type: 'bool' },
-  { name: 'raw_title', type: 'text' },
-  { name: 'year_start', type: 'int' },
-  { name: 'year_end', type: 'int' },
-];
+// A role's id is the database's (a serial): roles are matched by founder and entity.
+const COMPANY_COLUMNS = columnsOf<CompanyRow>('FounderCompany', ['id']);
 
 interface EducationRow {
   founder_id: number;
@@ -47,13 +39,14 @@ export async function writeFounders(context: WriteContext, batch: readonly Parse
   ]);
   const records = batch.map(({ record }) => ({ ...record, hq_city: cleanCityName(record.hq_city, record.hq_country) }));
   const countries = await context.locations.countryIds(records.map((r) => r.hq_country));
-  const rows: FounderRow[] = records.map((r) => ({
+  const rows = records.map((r) => ({
     ...r,
     uuid: r.uuid ?? defaultUuid('founder', r.id),
     slug: r.slug ?? `founder-${r.id}`,
     location_country_id: r.hq_country ? (countries.get(r.hq_country) ?? null) : null,
   }));
-  await upsertById(context.tx, { table: 'founders', columns: FOUNDER_COLUMNS, timestamps: { created: true, updated: true } }, rows);
+  const columns = columnsOf<(typeof rows)[number]>('Founder');
+  await upsertById(context.tx, { table: 'founders', columns, timestamps: { created: true, updated: true } }, rows);
 
   const ids = records.map((r) => r.id);
   await writeFounderTaxonomy(context, records);
