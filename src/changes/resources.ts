@@ -53,7 +53,7 @@ export function recordFields(schema: GraphQLSchema, resource: ChangeResource): R
   if (!bySchema) fieldsCache.set(schema, (bySchema = new Map()));
   let fields = bySchema.get(resource);
   if (fields) return fields;
-  const typeName = listTypeName(CHANGE_RESOURCES[resource]);
+  const typeName = recordTypeName(resource);
   const type = schema.getType(typeName);
   if (!isObjectType(type)) throw new Error(`No record type ${typeName}`);
   const all = type.getFields();
@@ -67,10 +67,11 @@ export function recordFields(schema: GraphQLSchema, resource: ChangeResource): R
   return fields;
 }
 
-function listTypeName(resource: FilterResource): string {
+/** The GraphQL type of a resource's records (`Entity`), as its list declares it. */
+export function recordTypeName(resource: ChangeResource): string {
   const list = declaredResources()
     .flatMap((declared) => declared.lists ?? [])
-    .find((facts) => facts.resource === resource);
+    .find((facts) => facts.resource === CHANGE_RESOURCES[resource]);
   if (list) return list.typeName;
-  throw new Error(`No list declares the records of ${resource}`);
+  throw new Error(`No list declares the records of ${CHANGE_RESOURCES[resource]}`);
 }

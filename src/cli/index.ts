@@ -5,6 +5,7 @@
 import { loadConfig, ConfigError } from '../config.ts';
 import { databaseOptions, openDatabase, type Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { alignChangeTriggers } from '../startup.ts';
 import { createLogger } from '../logger.ts';
 import { CliUsageError, type CliContext, type Command } from './command.ts';
 import { importCommand } from './import.ts';
@@ -63,7 +64,10 @@ async function main(argv: string[]): Promise<number> {
     print: (line) => process.stdout.write(`${line}\n`),
     database: async (options = {}) => {
       db ??= await openDatabase({ ...databaseOptions(config), poolSize: 4 });
-      if (options.migrate !== false) await migrate(db.sessionSql);
+      if (options.migrate !== false) {
+        await migrate(db.sessionSql);
+        await alignChangeTriggers(db, logger);
+      }
       return db;
     },
   };

@@ -11,8 +11,8 @@ import type { SqlClient } from './client.ts';
 
 export const MIGRATIONS_DIR = packagePath('prisma/migrations');
 
-/** An arbitrary constant naming this service's migration lock among advisory locks. */
-const MIGRATION_LOCK_KEY = 727_011_521;
+/** An arbitrary constant naming this service's migration lock among advisory locks (derived DDL takes it too). */
+export const MIGRATION_LOCK_KEY = 727_011_521;
 
 const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_migrations" (
   "name" TEXT PRIMARY KEY,

@@ -1,8 +1,9 @@
 /**
  * The triggers that record changes name, per table, the columns a record does not show (a change of
- * only those is no change a client sees). Those lists are written in the migration; this test derives
- * them from the records' GraphQL types, so a column added later cannot go unreported (or be reported
- * under a name no record has) without it failing.
+ * only those is no change a client sees). The migrations write those lists and start-up derives them
+ * (src/changes/trigger-columns.ts, tested in trigger-columns.test.ts); this test derives them again, on
+ * its own, from the database's columns and the records' GraphQL types, so a column added later cannot
+ * go unreported (or be reported under a name no record has) without it failing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_RESOURCE_NAMES, recordFields, type ChangeResource } from '../../../src/changes/resources.ts';
