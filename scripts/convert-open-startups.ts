@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { convertOpenStartups } from '../src/data/open-startups/index.ts';
+import { convertOpenStartups } from './open-startups/index.ts';
 
 async function main(args: string[]): Promise<number> {
   const [source, out] = args;

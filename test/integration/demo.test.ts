@@ -6,12 +6,12 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DATA_DIR, loadDemoDataIfEmpty } from '../../src/data/demo.ts';
 import { openDatabase } from '../../src/db/client.ts';
-import { clean, fixMojibake, parseAmount, parseDayMonthYear, parseStatedAmount } from '../../src/data/open-startups/clean.ts';
-import { dealAmount } from '../../src/data/open-startups/tech-giants.ts';
+import { clean, fixMojibake, parseAmount, parseDayMonthYear, parseStatedAmount } from '../../scripts/open-startups/clean.ts';
+import { dealAmount } from '../../scripts/open-startups/tech-giants.ts';
 import { cleanCityName, findSpelling, knownCity } from '../../src/data/import/resolve/city-names.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
-import { convertOpenStartups } from '../../src/data/open-startups/index.ts';
+import { convertOpenStartups } from '../../scripts/open-startups/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 /** The open data the demo files are converted from, kept beside them (docs/open-data.md). */

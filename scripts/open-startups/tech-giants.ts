@@ -5,8 +5,8 @@
  * files already hold the same pair.
  */
 import { join } from 'node:path';
-import { slugify } from '../ids.ts';
-import { canonicalCountryName } from '../countries.ts';
+import { slugify } from '../../src/data/ids.ts';
+import { canonicalCountryName } from '../../src/data/countries.ts';
 import {
   clean,
   cleanName,

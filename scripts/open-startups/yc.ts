@@ -6,8 +6,8 @@
  * investment at the batch (dated at the batch start, amount unknown), with Y Combinator as lead.
  */
 import { join } from 'node:path';
-import { canonicalCountryName } from '../countries.ts';
-import { slugify } from '../ids.ts';
+import { canonicalCountryName } from '../../src/data/countries.ts';
+import { slugify } from '../../src/data/ids.ts';
 import { clean, cleanName, parseAmount, parseYear, readCsv, splitList, type CsvRow } from './clean.ts';
 import { platformUrl } from './crunchbase.ts';
 import { cleanWebsite, type Dataset, type EntityDraft } from './dataset.ts';

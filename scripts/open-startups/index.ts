@@ -1,5 +1,5 @@
 /**
- * Converts the open startup data (shared/data/open-startups: CrunchBase 2013, Y Combinator 2005-2014,
+ * Converts the open startup data (prisma/demo/sources: CrunchBase 2013, Y Combinator 2005-2014,
  * Tech Giants Acquisitions) into the canonical import format. See docs/open-data.md for the mapping and
  * the licences, and scripts/convert-open-startups.ts for the command.
  */

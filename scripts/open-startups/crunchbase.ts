@@ -4,7 +4,7 @@
  * 2013 files is in the United States; acquirers abroad carry an ISO alpha-3 code.
  */
 import { join } from 'node:path';
-import { countryNameFromAlpha3 } from '../countries.ts';
+import { countryNameFromAlpha3 } from '../../src/data/countries.ts';
 import { categoryName, clean, cleanName, isoDate, parseAmount, parseYear, readCsv, type CsvRow } from './clean.ts';
 import type { Dataset, EntityDraft } from './dataset.ts';
 

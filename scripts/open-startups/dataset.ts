@@ -3,10 +3,10 @@
  * a YC company name, ...), given sequential ids in the order sources add them, so the same sources always
  * produce the same ids, uuids and files.
  */
-import { domainOf } from '../../identifiers/domain.ts';
-import type { ExternalId } from '../../identifiers/external-ids.ts';
-import { uuidV5, slugify } from '../ids.ts';
-import type { EntityType, TagType } from '../vocabulary.ts';
+import { domainOf } from '../../src/identifiers/domain.ts';
+import type { ExternalId } from '../../src/identifiers/external-ids.ts';
+import { uuidV5, slugify } from '../../src/data/ids.ts';
+import type { EntityType, TagType } from '../../src/data/vocabulary.ts';
 
 export interface TagDraft {
   name: string;
