@@ -1,5 +1,5 @@
 /**
- * The filter language (defined in grammar.md): `launch_year[gte]:2020`,
+ * The filter language (defined in grammar.md): `total_funding_usd[gte]:1000000`,
  * `and(hq_country:DEU, or(tags[in_all]:3|7, investor__total_invested_usd[gte]:1000000))`.
  *
  * Three pure stages, after PostgREST: `parseFilter` (syntax only, positions kept) → `resolveFilter`
@@ -11,10 +11,10 @@
  * - FILTER_PARSE_ERROR: `Invalid filter at position 12: expected ']' but found ':'`, and for the limits
  *   `Invalid filter at position 80: nesting deeper than 16 levels` (also `more than 200 conditions`,
  *   `more than 500 values in one list`) or `Invalid filter: it is 5000 characters long, at most 4096 are allowed`.
- * - UNKNOWN_FILTER: `Unknown filter field 'launch_yeer' at position 0 on entities; close matches: launch_year`.
+ * - UNKNOWN_FILTER: `Unknown filter field 'hq_contry' at position 0 on entities; close matches: hq_country`.
  * - UNSUPPORTED_OPERATOR: `Operator 'gt' is not supported on 'is_unicorn' at position 11; allowed: eq, neq`.
- * - FILTER_VALIDATION_ERROR: `Invalid value for 'launch_year' at position 17: expected an integer from
- *   -2147483648 to 2147483647 but found 'abc'`.
+ * - FILTER_VALIDATION_ERROR: `Invalid value for 'total_funding_usd' at position 23: expected a whole number of US
+ *   dollars but found 'abc'`.
  */
 import { parseOptionalFilter } from './parser.ts';
 import { resolveFilter } from './resolve.ts';

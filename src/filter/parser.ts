@@ -148,7 +148,7 @@ class Parser {
       if (values.length === FILTER_LIMITS.maxListValues) {
         throw filterParseError(scanner.position, `more than ${FILTER_LIMITS.maxListValues} values in one list`);
       }
-      // Whitespace around a value is not part of it: `launch_year[gte]: 2020`, `tags[in_any]:1 | 2`.
+      // Whitespace around a value is not part of it: `total_funding_usd[gte]: 1000000`, `tags[in_any]:1 | 2`.
       scanner.skipWhitespace();
       const value = scanner.readScalar();
       values.push(value);

@@ -19,7 +19,8 @@ export function filterInput(resource: Resource): z.ZodOptional<z.ZodString> {
     .max(FILTER_LIMITS.maxLength)
     .optional()
     .describe(
-      'Filter expression, e.g. `and(hq_country:Germany, launch_year[gte]:2015)`: `field[op]:value` conditions ' +
+      // No example field: one every resource has would say little, and one of entities is wrong on news.
+      'Filter expression: `field[op]:value` conditions ' +
         '(`field:value` means eq), combined with and(...) / or(...); lists are pipe-separated (`tags[in_any]:3|7`); quote ' +
         'values holding , ( ) | or : . Full grammar: resource venture-data://filter-grammar. ' +
         `Fields of ${resource} with their operators: ${fields.join('; ')}.`,

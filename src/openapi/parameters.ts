@@ -150,7 +150,7 @@ function fieldsParameter(recordFields: string[]): ParameterObject {
     schema: { type: 'array', items: { type: 'string', enum: recordFields } },
     description:
       'Only these fields of each record (`id` is always kept); records then carry just those. ' +
-      'Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, ' +
+      `Comma-separated, or the parameter repeated (\`${recordFields.slice(1, 3).map((name) => `fields=${name}`).join('&')}\`); an unknown name is 400, ` +
       'blank names and spaces around a name are ignored.',
   };
 }

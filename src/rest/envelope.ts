@@ -14,7 +14,7 @@ type Row = Record<string, unknown>;
 
 /**
  * The field names `fields` names, or undefined without it: comma-separated, and the parameter may be
- * repeated (`fields=name&fields=launch_year`, as generated clients send a list), never ignored.
+ * repeated (`fields=name&fields=website`, as generated clients send a list), never ignored.
  */
 export function requestedFields(request: Pick<RestRequest, 'query'>): string[] | undefined {
   const value = request.query.fields;

@@ -90,7 +90,7 @@ export function follow(steps: readonly Step[], options: { distinctById?: boolean
 
 /**
  * Field options for a column of the record itself, with what it declares:
- * `t.int({ nullable: true, ...column('launch_year', { example: 2016 }) })`.
+ * `t.float({ nullable: true, ...column('lat', { example: 52.52 }) })`.
  */
 export const column = (name: string, facts: FieldFacts = {}) => followColumn([], name, facts);
 

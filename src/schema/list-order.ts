@@ -17,7 +17,7 @@ export interface SortKey {
 
 const SORT_PATTERN = /^-?\w+(,-?\w+)*$/;
 
-/** Parses `-launch_year,name`; unknown or unsortable fields are a 400 listing the sortable ones. */
+/** Parses `-total_funding_usd,name`; unknown or unsortable fields are a 400 listing the sortable ones. */
 export function parseSort(resource: Resource, text: string | null | undefined, defaultSort: string): SortKey[] {
   const source = text == null || text.trim() === '' ? defaultSort : text.trim();
   if (!SORT_PATTERN.test(source)) {
@@ -57,8 +57,8 @@ export function sortSignature(keys: SortKey[]): string {
 }
 
 /**
- * NULLs sort last in both directions: `sort=-launch_year` starts with the newest, not with the unknown
- * years. Stated explicitly so the keyset condition and the indexes (migration *_nulls_last_sort_indexes) agree.
+ * NULLs sort last in both directions: `sort=-lat` starts with the northernmost, not with the unknown
+ * places. Stated explicitly so the keyset condition and the indexes (migration *_nulls_last_sort_indexes) agree.
  */
 export function toOrderBy(keys: SortKey[]): object[] {
   return keys.map((key) => key.field.orderBy(key.direction, 'last'));

@@ -91,12 +91,15 @@ export function parseWindow(args: ListArgs, maxLimit: number): Window {
   return { limit, offset };
 }
 
-/** The arguments every list field takes, with the same meaning on both transports. */
+/**
+ * The arguments every list field takes, with the same meaning on both transports. Their examples name
+ * only `id`, which every list has: GET /api/filters/{resource} lists each one's fields.
+ */
 export const listArgs = builder.args((t) => ({
   filter: t.string({
-    description: 'Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`',
+    description: 'Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields',
   }),
-  sort: t.string({ description: 'Comma-separated fields, `-` for descending, e.g. `-launch_year,name`' }),
+  sort: t.string({ description: 'Comma-separated fields, `-` for descending, e.g. `-id`' }),
   limit: t.int({ description: 'Records per page (default 25)' }),
   offset: t.int({ description: 'Records to skip (default 0); not with `cursor`' }),
   cursor: t.string({ description: '`page.next_cursor` of the previous page' }),

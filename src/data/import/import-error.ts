@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /**
  * A problem with the data being imported. The message always starts with the file name, and when the
- * problem sits in one record, its line and the field path: `entities.jsonl line 17: launch_year: ...`.
+ * problem sits in one record, its line and the field path: `entities.jsonl line 17: lat: ...`.
  */
 export class ImportError extends Error {
   override name = 'ImportError';

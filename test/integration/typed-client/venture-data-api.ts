@@ -2366,7 +2366,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/founders`):
                  *
@@ -2391,7 +2391,7 @@ export interface operations {
                  *     - `backgrounds` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `hq_country`, `hq_city`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `hq_country`, `hq_city`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 500, never clamped */
                 limit?: number;
@@ -2401,7 +2401,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "tagline" | "image" | "platform_url" | "gender" | "is_serial_founder" | "is_super_founder" | "is_promising_founder" | "is_strong_founder" | "launch_year" | "hq_country" | "hq_city" | "tags" | "education" | "companies" | "backgrounds")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2456,7 +2456,7 @@ export interface operations {
     getFounder: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "tagline" | "image" | "platform_url" | "gender" | "is_serial_founder" | "is_super_founder" | "is_promising_founder" | "is_strong_founder" | "launch_year" | "hq_country" | "hq_city" | "tags" | "education" | "companies" | "backgrounds")[];
             };
             header?: never;
@@ -2496,7 +2496,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/entities`):
                  *
@@ -2548,7 +2548,7 @@ export interface operations {
                  *     - `investor__portfolio` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 500, never clamped */
                 limit?: number;
@@ -2558,7 +2558,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=type`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "website" | "external_ids" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2613,7 +2613,7 @@ export interface operations {
     getEntity: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=type`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "website" | "external_ids" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
             };
             header?: never;
@@ -2717,7 +2717,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=client_id`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "client_id" | "permissions" | "last_used_at" | "created_at" | "created_by")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2856,7 +2856,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/investors`):
                  *
@@ -2878,7 +2878,7 @@ export interface operations {
                  *     - `portfolio` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `total_invested_usd`, `investments_count`, `portfolio_count`, `exits_count`, `lead_investments_count`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `total_invested_usd`, `investments_count`, `portfolio_count`, `exits_count`, `lead_investments_count`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 500, never clamped */
                 limit?: number;
@@ -2888,7 +2888,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "type" | "image" | "platform_url" | "hq_country" | "hq_city" | "launch_year" | "total_invested_usd" | "investments_count" | "portfolio_count" | "exits_count" | "lead_investments_count" | "tags")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -2943,7 +2943,7 @@ export interface operations {
     getInvestor: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "name" | "type" | "image" | "platform_url" | "hq_country" | "hq_city" | "launch_year" | "total_invested_usd" | "investments_count" | "portfolio_count" | "exits_count" | "lead_investments_count" | "tags")[];
             };
             header?: never;
@@ -2983,7 +2983,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/transactions`):
                  *
@@ -2998,7 +2998,7 @@ export interface operations {
                  *     - `investors` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `entity_id`, `round_type`, `amount_usd`, `currency`, `date`, `valuation_usd`, `source_url`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `entity_id`, `round_type`, `amount_usd`, `currency`, `date`, `valuation_usd`, `source_url`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 2000, never clamped */
                 limit?: number;
@@ -3008,7 +3008,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=entity&fields=round_type`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "round_type" | "amount_usd" | "currency" | "date" | "valuation_usd" | "investors" | "source_url")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3063,7 +3063,7 @@ export interface operations {
     getTransaction: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=entity&fields=round_type`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "round_type" | "amount_usd" | "currency" | "date" | "valuation_usd" | "investors" | "source_url")[];
             };
             header?: never;
@@ -3103,7 +3103,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/valuations`):
                  *
@@ -3115,7 +3115,7 @@ export interface operations {
                  *     - `transaction_id` (int, nullable): eq, neq, gt, gte, lt, lte, in_any, nin_any
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `entity_id`, `valuation_usd`, `date`, `source`, `transaction_id`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `entity_id`, `valuation_usd`, `date`, `source`, `transaction_id`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 2000, never clamped */
                 limit?: number;
@@ -3125,7 +3125,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=entity&fields=valuation_usd`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "valuation_usd" | "date" | "source" | "transaction_id")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3180,7 +3180,7 @@ export interface operations {
     getValuation: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=entity&fields=valuation_usd`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "entity" | "valuation_usd" | "date" | "source" | "transaction_id")[];
             };
             header?: never;
@@ -3220,7 +3220,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/news`):
                  *
@@ -3244,7 +3244,7 @@ export interface operations {
                  *     - `entities` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `language`, `amount_usd`, `round_type`, `deal_date`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `hub_score`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `language`, `amount_usd`, `round_type`, `deal_date`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `hub_score`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 2000, never clamped */
                 limit?: number;
@@ -3254,7 +3254,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=url&fields=title`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "title" | "summary" | "image_url" | "source" | "article_type" | "publish_date" | "language" | "amount_usd" | "round_type" | "deal_date" | "sector" | "hq_country" | "enriched_summary" | "relevance_score" | "hub_score" | "entities")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3309,7 +3309,7 @@ export interface operations {
     getNews: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=url&fields=title`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "title" | "summary" | "image_url" | "source" | "article_type" | "publish_date" | "language" | "amount_usd" | "round_type" | "deal_date" | "sector" | "hq_country" | "enriched_summary" | "relevance_score" | "hub_score" | "entities")[];
             };
             header?: never;
@@ -3353,7 +3353,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=slug&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3405,7 +3405,7 @@ export interface operations {
     createEcosystem: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=slug&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
             };
             header?: never;
@@ -3468,7 +3468,7 @@ export interface operations {
     getEcosystem: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=slug&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
             };
             header?: never;
@@ -3542,7 +3542,7 @@ export interface operations {
     updateEcosystem: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=slug&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "slug" | "name" | "description" | "filter" | "region" | "image_url" | "partner_logos" | "tabs_config" | "is_active" | "sort_order")[];
             };
             header?: never;
@@ -3610,7 +3610,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filter expression, e.g. `name[contains]:airbnb` or `and(launch_year[gte]:2005, hq_country:United States)`.
+                 * @description Filter expression, e.g. `id[gte]:1000` or `and(id[gte]:1000, id[lt]:2000)`; GET /api/filters/{resource} lists the fields.
                  *
                  *     Filterable fields (also listed by `GET /api/filters/entities`):
                  *
@@ -3662,7 +3662,7 @@ export interface operations {
                  *     - `investor__portfolio` (id_list): in_any, nin_any, in_all, nin_all
                  */
                 filter?: string;
-                /** @description Comma-separated fields, `-` for descending, e.g. `-launch_year,name`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
+                /** @description Comma-separated fields, `-` for descending, e.g. `-id`. Sortable: `id`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `hq_country`, `hq_city`, `lat`, `lon`, `created_at`, `updated_at`, `deleted_at`, `total_funding_usd`, `is_unicorn`. The order always ends with `id` as the tie-breaker. */
                 sort?: string;
                 /** @description Records per page (default 25); 1 to 500, never clamped */
                 limit?: number;
@@ -3672,7 +3672,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=uuid&fields=type`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "uuid" | "type" | "is_company" | "is_investor" | "is_university" | "is_crowdfunding" | "is_government" | "is_non_profit" | "is_founder" | "name" | "tagline" | "image" | "platform_url" | "website" | "external_ids" | "launch_year" | "hq_country" | "hq_city" | "lat" | "lon" | "created_at" | "updated_at" | "deleted_at" | "tags" | "founders")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3734,7 +3734,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=ecosystem_id&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -3790,7 +3790,7 @@ export interface operations {
     createLandscape: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=ecosystem_id&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
             };
             header?: never;
@@ -3840,7 +3840,7 @@ export interface operations {
     getLandscape: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=ecosystem_id&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
             };
             header?: never;
@@ -3912,7 +3912,7 @@ export interface operations {
     setLandscapeEntities: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=ecosystem_id&fields=name`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "ecosystem_id" | "name" | "description" | "sort_order" | "entities")[];
             };
             header?: never;
@@ -3964,7 +3964,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=slug`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4016,7 +4016,7 @@ export interface operations {
     createTeam: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=slug`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
             };
             header?: never;
@@ -4061,7 +4061,7 @@ export interface operations {
     getTeam: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=slug`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
             };
             header?: never;
@@ -4133,7 +4133,7 @@ export interface operations {
     updateTeam: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=slug`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "name" | "slug" | "created_by" | "is_active" | "created_at" | "updated_at" | "member_count")[];
             };
             header?: never;
@@ -4186,7 +4186,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=team_id&fields=user_id`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "user_id" | "role" | "joined_at")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4277,7 +4277,7 @@ export interface operations {
     updateTeamMember: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=team_id&fields=user_id`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "user_id" | "role" | "joined_at")[];
             };
             header?: never;
@@ -4332,7 +4332,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=team_id&fields=invited_email`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "invited_email" | "invited_user_id" | "invited_by" | "role" | "status" | "created_at" | "expires_at")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4493,7 +4493,7 @@ export interface operations {
     acceptInvitation: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=team_id&fields=invited_email`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "invited_email" | "invited_user_id" | "invited_by" | "role" | "status" | "created_at" | "expires_at")[];
             };
             header?: never;
@@ -4538,7 +4538,7 @@ export interface operations {
     declineInvitation: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=team_id&fields=invited_email`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "team_id" | "invited_email" | "invited_user_id" | "invited_by" | "role" | "status" | "created_at" | "expires_at")[];
             };
             header?: never;
@@ -4739,7 +4739,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=url&fields=events`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -4860,7 +4860,7 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=url&fields=events`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
             };
             header?: never;
@@ -4932,7 +4932,7 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=url&fields=events`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "url" | "events" | "ecosystem_ids" | "description" | "enabled" | "disabled_reason" | "failing_since" | "created_by" | "created_at" | "updated_at")[];
             };
             header?: never;
@@ -4989,7 +4989,7 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=webhook_id&fields=event_id`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "next_attempt_at" | "created_at")[];
             };
             header?: never;
@@ -5035,7 +5035,7 @@ export interface operations {
                 offset?: number;
                 /** @description `true` adds `page.total`, the number of matching records */
                 include_total?: boolean;
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=delivery_id&fields=event_id`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "delivery_id" | "event_id" | "event_type" | "attempted_at" | "response_status" | "error" | "duration_ms" | "next_attempt_at" | "delivery_status")[];
                 /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
                 format?: "json" | "csv";
@@ -5090,7 +5090,7 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: {
-                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=name&fields=launch_year`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=webhook_id&fields=event_id`); an unknown name is 400, blank names and spaces around a name are ignored. */
                 fields?: ("id" | "webhook_id" | "event_id" | "event_type" | "status" | "attempts" | "next_attempt_at" | "created_at")[];
             };
             header?: never;
