@@ -1,10 +1,10 @@
 /**
  * Prisma's model metadata as the compiler needs it: each model's table, its scalar columns and how its
  * relations join. Fields and relations come from the datamodel generated for the Pothos plugin (a
- * public, generated file); tables from the project's own declaration (src/db/tables.ts).
+ * public, generated file); tables from the data model's `@@map`s (src/db/datamodel.ts).
  */
 import { getDatamodel } from '../db/generated/pothos-types.ts';
-import { TABLES } from '../db/tables.ts';
+import { isModelName, tableOf } from '../db/datamodel.ts';
 
 export interface Relation {
   name: string;
@@ -46,7 +46,8 @@ export function readModels(): Models {
       if (relation.to.length === 0) continue;
       relations.set(field.name, relation);
     }
-    result.set(name, { name, table: TABLES[name as keyof typeof TABLES], scalars, relations });
+    if (!isModelName(name)) throw new Error(`The data model has no columns of ${name}: run npm run generate`);
+    result.set(name, { name, table: tableOf(name), scalars, relations });
   }
   return result;
 }
