@@ -2146,6 +2146,38 @@ export interface components {
                 };
             };
         };
+        /** @description Request Timeout: `REQUEST_TIMEOUT` */
+        Error408: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "REQUEST_TIMEOUT",
+                 *         "message": "Request Timeout"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
         /** @description Conflict: `CONFLICT` */
         Error409: {
             headers: {
@@ -2265,6 +2297,38 @@ export interface components {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+        /** @description Request Header Fields Too Large: `HEADERS_TOO_LARGE` */
+        Error431: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "HEADERS_TOO_LARGE",
+                 *         "message": "Request Header Fields Too Large"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         message: string;
                         /** @description One row per problem */
                         details?: components["schemas"]["ErrorDetail"][];
