@@ -3,11 +3,13 @@
  * move a company in and out of it and the membership passes of two instances, all committing at once,
  * round after round. A webhook created before them hears a sequence of events that, applied to the
  * members it started with, alternates for every entity (nothing twice) and ends at the members the
- * final filter matches (nothing lost).
+ * final filter matches (nothing lost). And a pass whose snapshot went stale for a row it writes
+ * (a webhook updated meanwhile) is refused whole and made again by the next pass: its events once.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runPass } from '../../src/changes/follower.ts';
 import { enqueueMembershipEvents, membershipFollower } from '../../src/changes/membership.ts';
@@ -95,3 +97,38 @@ it('edits, imports and two instances at once: every change of membership heard o
   expect([...(await members(ecosystem))].sort((a, b) => a - b)).toEqual(expected);
   expect([...replayed].sort((a, b) => a - b)).toEqual(expected);
 }, 300_000);
+
+it('a pass refused for a stale snapshot (a webhook updated meanwhile) reports nothing; the next reports its events once', async () => {
+  const created = await call(auth, 'POST', '/api/ecosystems', { slug: 'stale', name: 'Stale', filter: 'name[starts_with]:Stalesnap' });
+  expect(created.status).toBe(201);
+  const ecosystem = created.body.data.id as number;
+  const { id: webhook } = await createWebhook(auth, { url: 'https://hooks.example.invalid/', events: ['ecosystem.entity_entered'] });
+  await follow();
+  await moveCompany('Anywhere', 100);
+  await app.db.sql.query(`UPDATE entities SET name = 'Stalesnap Robotics' WHERE id = $1`, [COMPANY]);
+  // Another session updates the webhook as PATCH does (its row locked FOR UPDATE) and commits while
+  // the pass waits on that row to store the delivery: the pass's snapshot is then older than the row.
+  const other = new pg.Client({ connectionString: app.db.connection.url });
+  await other.connect();
+  try {
+    await other.query(`SET search_path TO "${app.db.connection.schema}"`);
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM webhooks WHERE id = $1 FOR UPDATE', [webhook]);
+    await other.query(`UPDATE webhooks SET description = 'renamed' WHERE id = $1`, [webhook]);
+    const pass = runPass(app.db.sql, follower, 1_000);
+    const waiting = async () =>
+      (await other.query('SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))')).rowCount! > 0;
+    for (const deadline = Date.now() + 20_000; !(await waiting()); ) {
+      if (Date.now() > deadline) throw new Error('the pass never waited on the webhook');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await other.query('COMMIT');
+    expect(await pass).toMatchObject({ ran: false, emitted: {} });
+  } finally {
+    await other.end();
+  }
+  expect(await runPass(app.db.sql, follower, 1_000)).toMatchObject({ ran: true, emitted: { 'ecosystem.entity_entered': 1 } });
+  const [deliveries] = await app.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [webhook]);
+  expect(deliveries!.n).toBe(1);
+  expect([...(await members(ecosystem))]).toEqual([COMPANY]);
+}, 120_000);
