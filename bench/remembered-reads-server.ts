@@ -8,9 +8,9 @@
  * ours): what express in front of the API would cost (docs/request-pipeline.md, "Express").
  * A diagnostic: the figures to quote are bench/run.ts's, which read the database on every request.
  */
-import { createServer } from 'node:http';
 import express from 'express';
 import { loadConfig } from '../src/config.ts';
+import { createHttpServer } from '../src/http/server.ts';
 import { databaseOptions, openDatabase, type SqlClient } from '../src/db/client.ts';
 import { createLogger } from '../src/logger.ts';
 import { prepareDatabase } from '../src/startup.ts';
@@ -41,7 +41,7 @@ viaExpress.disable('x-powered-by');
 viaExpress.use((req, res) => app(req, res));
 
 const BARE = JSON.stringify({ data: { id: 1, name: 'x'.repeat(680) } });
-const server = createServer((req, res) => {
+const server = createHttpServer((req, res) => {
   if (req.headers['x-via'] === 'express') return void viaExpress(req, res);
   if (req.url !== '/bare') return void app(req, res);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

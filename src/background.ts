@@ -64,6 +64,7 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
         sql,
         followers: [membershipFollower({ logger, onChange: enqueueMembershipEvents }), webhookEventFollower(schema)],
         logger,
+        registry,
         pollMs: config.CHANGES_POLL_MS,
         retentionDays: config.CHANGES_RETENTION_DAYS,
       })

@@ -5,7 +5,7 @@
  * that many workers sharing the port (node:cluster), so every core serves requests.
  */
 import cluster from 'node:cluster';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseOptions, openDatabase, type Database } from './db/client.ts';
@@ -69,11 +69,12 @@ async function serve(config: Config, db: Database, logger: Logger): Promise<void
   logger.info('building the API: GraphQL schema, REST routes, OpenAPI document');
   // Loaded here rather than at the top, so the first log lines appear before this large module graph loads.
   const { createApp } = await import('./app.ts');
+  const { createHttpServer } = await import('./http/server.ts');
   const app = createApp({ config, db, logger });
   let stopping = false;
   // While stopping, every response tells a keep-alive client to close its connection, so it reconnects
   // to another instance instead of being served here until the deadline.
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     if (stopping) res.setHeader('Connection', 'close');
     app(req, res);
   });

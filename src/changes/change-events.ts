@@ -12,7 +12,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { SqlTransaction } from '../db/client.ts';
 import { endOf, isBefore, type FeedPlace } from './cursor.ts';
 import { apiChange, type StoredChange } from './feed.ts';
-import type { Follower, FollowerBatch } from './follower.ts';
+import { countTypes, type Follower, type FollowerBatch } from './follower.ts';
 import { enqueueEvents } from './outbox.ts';
 
 /**
@@ -59,7 +59,7 @@ export function webhookEventFollower(schema: GraphQLSchema): Follower {
     name: 'webhook-events',
     read: readHeard,
     handle: async (tx, changes) => {
-      if (changes.length === 0) return;
+      if (changes.length === 0) return {};
       const events = changes.map((stored) => {
         const change = apiChange(schema, stored);
         return {
@@ -71,6 +71,7 @@ export function webhookEventFollower(schema: GraphQLSchema): Follower {
         };
       });
       await enqueueEvents(tx, events);
+      return countTypes(events.map((event) => event.type));
     },
   };
 }

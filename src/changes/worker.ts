@@ -5,9 +5,11 @@
  * old changes are pruned. A failed pass is logged and tried again at the next tick; `stop()` waits for
  * the pass under way, so a shutdown never cuts one in half (and a cut one rolls back anyway).
  */
+import type { Registry } from 'prom-client';
 import type { SqlClient } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { runPass, type Follower } from './follower.ts';
+import { followerMetrics } from './follower-metrics.ts';
 import { pruneChanges } from './retention.ts';
 
 export interface ChangeWorkerOptions {
@@ -17,6 +19,8 @@ export interface ChangeWorkerOptions {
   pollMs: number;
   retentionDays: number;
   batchSize?: number;
+  /** Where the followers' standing and events are shown (`/metrics`). */
+  registry?: Registry;
 }
 
 export interface ChangeWorker {
@@ -31,13 +35,18 @@ export function startChangeWorker(options: ChangeWorkerOptions): ChangeWorker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let prunedAt = 0;
+  const metrics = options.registry && followerMetrics(options.registry, options.sql);
 
   // The followers take turns, a batch each, so one's backlog never holds back another's present.
   const catchUp = async (): Promise<void> => {
     let behind = [...options.followers];
     while (behind.length && !stopped) {
       const passes = [];
-      for (const follower of behind) passes.push({ follower, pass: await runPass(options.sql, follower, batchSize) });
+      for (const follower of behind) {
+        const pass = await runPass(options.sql, follower, batchSize);
+        metrics?.emitted(follower.name, pass.emitted);
+        passes.push({ follower, pass });
+      }
       behind = passes.filter(({ pass }) => pass.ran && pass.full).map(({ follower }) => follower);
     }
   };

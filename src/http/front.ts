@@ -1,5 +1,6 @@
 /**
  * The request pipeline: every request passes these steps, each written once, in this order:
+ *   0. its form (HTTP/1.1's request-target forms and one Host: src/http/request-form.ts);
  *   1. the exchange: request id (the client's X-Request-Id when it looks like one), start time;
  *   2. at its end (also when the client leaves first): metrics, usage counting, the access log;
  *   3. CORS, when CORS_ORIGINS is set (a preflight is answered here);
@@ -14,10 +15,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { databaseUnavailable, isCancelledOnRequest, isDatabaseUnavailable } from '../db/unavailable.ts';
-import { findAppError, internalError, type AppError } from '../errors.ts';
+import { findAppError, internalError, isAppError, type AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { CompressedAnswers } from './compressed-answers.ts';
 import { Exchange } from './exchange.ts';
+import { settleRequestForm } from './request-form.ts';
 import { errorAnswer, respond, type Answer } from './respond.ts';
 
 export interface Route {
@@ -57,12 +59,15 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
   };
 
   return (req, res) => {
+    // Before the exchange reads the target: an absolute-form one becomes a path (src/http/request-form.ts).
+    const form = settleRequestForm(req);
     const exchange = new Exchange(req, res, options.compressedAnswers);
     // 'close' comes once per response, also when the client leaves first.
     res.on('close', () => {
       exchange.closed();
       for (const step of atEnd) step(exchange);
     });
+    if (form) return void respond(exchange, isAppError(form) ? errorAnswer(form) : form);
     for (const step of before) if (!step(exchange)) return;
     const route = routeOf(exchange.path);
     if (!route) {

@@ -10,8 +10,8 @@
 import { AppError, validationError } from '../errors.ts';
 import type { JsonLimits } from '../values/json-shape.ts';
 
-/** Bytes of a body, after decompression (body-parser's notation). */
-export const BODY_LIMIT = '1mb';
+/** Bytes a body may hold, after decompression, and as sent (src/http/read-body.ts, `refuseDeclaredLength`). */
+export const BODY_LIMIT = 1_048_576;
 
 /** Every JSON body of /api, /graphql and /mcp. */
 export const BODY_LIMITS: Readonly<JsonLimits> = Object.freeze({ maxDepth: 64, maxValues: 100_000 });
@@ -26,7 +26,7 @@ const CONTENT_ENCODINGS = 'gzip, deflate, br or identity';
 export function bodyReadError(error: unknown, request: { header(name: string): string | undefined }): AppError | undefined {
   if (typeof error !== 'object' || error === null || error instanceof AppError) return undefined;
   const { type, status, code } = error as { type?: unknown; status?: unknown; code?: unknown };
-  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${BODY_LIMIT}`);
+  if (type === 'entity.too.large') return tooLarge();
   if (type === 'entity.parse.failed') return notJson();
   if (type === 'encoding.unsupported') {
     return validationError([{ path: 'header.content-encoding', message: `must be ${CONTENT_ENCODINGS}` }]);
@@ -43,6 +43,8 @@ export function bodyReadError(error: unknown, request: { header(name: string): s
   }
   return undefined;
 }
+
+export const tooLarge = (): AppError => new AppError('PAYLOAD_TOO_LARGE', 'The request body exceeds 1 MiB');
 
 /** A body that is not JSON (or, for GraphQL, not a JSON object or array). */
 export const notJson = (): AppError =>

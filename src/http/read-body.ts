@@ -1,5 +1,5 @@
 /**
- * The body step: a JSON body read by body-parser (1 MiB after decompression; gzip, deflate or br;
+ * The body step: a JSON body read by body-parser (1 MiB as sent and after decompression; gzip, deflate or br;
  * UTF-8), then its shape bounded before anything recurses over it (src/http/json-body.ts). Only routes
  * that take a body run it, and only when the request carries one. What cannot be read is the client's
  * 4xx in the contract's words, never a 500.
@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, findNul, NUL_MESSAGE, validationError } from '../errors.ts';
 import type { Exchange } from './exchange.ts';
 import { findJsonProblem } from '../values/json-shape.ts';
-import { BODY_LIMIT, BODY_LIMITS, bodyReadError } from './json-body.ts';
+import { BODY_LIMIT, BODY_LIMITS, bodyReadError, tooLarge } from './json-body.ts';
 
 type Reader = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -19,6 +19,18 @@ export const hasBody = (exchange: Exchange): boolean => {
   const length = exchange.req.headers['content-length'];
   return (length !== undefined && length !== '0') || exchange.req.headers['transfer-encoding'] !== undefined;
 };
+
+/**
+ * A body whose Content-Length is over the limit, refused from the header before a byte of it is read
+ * (body-parser answers only once the whole body has arrived, not to cut off a client still sending).
+ * The connection closes after the answer, so the rest is never read either.
+ */
+export function refuseDeclaredLength(exchange: Exchange): AppError | undefined {
+  const length = exchange.req.headers['content-length'];
+  if (length === undefined || !(Number(length) > BODY_LIMIT)) return undefined;
+  exchange.responseHeaders.set('Connection', 'close');
+  return tooLarge();
+}
 
 export interface BodyReader {
   /** Resolves once `exchange.body` holds the body (undefined without one); rejects with the AppError to answer. */
@@ -41,6 +53,8 @@ export interface BodyOptions {
 export function bodyReader({ strict, what, jsonOnly, refuseNul = false }: BodyOptions): BodyReader {
   const parse = bodyParser.json({ limit: BODY_LIMIT, strict, type: () => true }) as Reader;
   return (exchange) => {
+    const declared = refuseDeclaredLength(exchange);
+    if (declared) return Promise.reject(declared);
     const carriesBody = hasBody(exchange);
     const json = isJson(exchange.header('content-type'));
     if (!json && jsonOnly(exchange)) return Promise.reject(notJsonType(what));

@@ -9,6 +9,7 @@ import type { Auth } from '../auth/index.ts';
 import type { Exchange } from './exchange.ts';
 import type { Route } from './front.ts';
 import { BODY_LIMIT, bodyReadError } from './json-body.ts';
+import { refuseDeclaredLength } from './read-body.ts';
 import { jsonAnswer, respond } from './respond.ts';
 
 type Reader = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -17,6 +18,8 @@ export function tokenRoute(auth: Pick<Auth, 'tokenEndpoint'>): Route {
   const readRaw = bodyParser.raw({ type: () => true, limit: BODY_LIMIT }) as Reader;
   const readBody = (exchange: Exchange): Promise<string> =>
     new Promise((resolve, reject) => {
+      const declared = refuseDeclaredLength(exchange);
+      if (declared) return void reject(declared);
       readRaw(exchange.req, exchange.res, (error) => {
         if (error) {
           reject(bodyReadError(error, exchange) ?? error);

@@ -8,14 +8,18 @@
  * - URLs (`image_url`, a partner logo's `url` and `image_url`) are http or https, or empty;
  * - `tabs_config` is any JSON object within FREE_FORM_LIMITS, stored exactly as sent; what could not
  *   be (a `__proto__` key, a number JSON cannot carry) is refused at its path;
+ * - a new ecosystem's members are taken in its creating transaction, so every change of them committed
+ *   after it is reported (docs/changes.md, "Ecosystem membership");
  * - delete sets `is_active` false: the ecosystem is then 404 and out of the list, its slug free again;
  * - `{id}` in a path is an id when it is all digits (never a slug, so a retried DELETE of a deleted
  *   ecosystem cannot reach another one whose slug is those digits), else a slug.
  */
 import { z } from 'zod';
+import { takeStartingPoint } from '../changes/membership-sets.ts';
 import type { PrismaClient } from '../db/client.ts';
 import { exactJson } from '../db/exact-json.ts';
 import type { Prisma } from '../db/generated/prisma/client.ts';
+import { prismaSql } from '../db/prisma-sql.ts';
 import { AppError, findAppError, notFound, validationError } from '../errors.ts';
 import { compileFilter } from '../filter/index.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -139,7 +143,17 @@ export async function requireEcosystemId(prisma: PrismaClient, key: string): Pro
 
 export function createEcosystem(prisma: PrismaClient, principal: Principal, input: EcosystemInput) {
   return uniquely(
-    () => prisma.ecosystem.create({ data: { ...toColumns(input), slug: input.slug, name: input.name, filter: input.filter, org_id: principal.orgId }, select: { id: true } }),
+    () =>
+      prisma.$transaction(async (transaction) => {
+        const tx = transaction as PrismaClient;
+        const created = await tx.ecosystem.create({
+          data: { ...toColumns(input), slug: input.slug, name: input.name, filter: input.filter, org_id: principal.orgId },
+          select: { id: true },
+        });
+        // After the row (a slug taken meanwhile is waited for before the feed's head is held).
+        await takeStartingPoint(prismaSql(tx), created.id, input.filter);
+        return created;
+      }),
     SLUG_TAKEN,
   );
 }

@@ -20,6 +20,7 @@ import type { Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueueTestEvent, notifyDeliverers } from '../changes/outbox.ts';
 import { changeResource, isEcosystemEventType, SUBSCRIBABLE_EVENT_TYPES } from '../changes/events.ts';
+import { holdFeedHead } from '../changes/feed-head.ts';
 import type { SecretBox } from '../changes/secret-box.ts';
 import { checkWebhookUrl, UrlRefused, type UrlPolicy } from '../changes/webhook-url.ts';
 import type { PrismaClient } from '../db/client.ts';
@@ -158,7 +159,11 @@ export async function createWebhook(
     await assertOwnEcosystems(tx, principal.orgId, ecosystemIds, prefix);
     const created = await tx.webhook.create({
       data: {
-        from_position: await holdFeedHead(tx),
+        // No change commits between this head and the webhook's commit: it hears exactly the changes
+        // (and membership edits) committed after it exists, and the events follower, which passes over
+        // what no webhook in its snapshot hears, never passes over one it should hear
+        // (src/changes/change-events.ts).
+        from_position: await holdFeedHead(prismaSql(tx)),
         org_id: principal.orgId,
         url: input.url,
         events,
@@ -172,18 +177,6 @@ export async function createWebhook(
     return created.id;
   });
   return { id, secret };
-}
-
-/**
- * The changes feed's head, with its row held until this transaction ends: no change commits between
- * this read and the commit of the webhook written with it (writers wait that moment). So the webhook
- * hears exactly the changes committed after it exists, and the events follower, which passes over
- * what no webhook in its snapshot hears, never passes over a change this webhook should hear
- * (src/changes/change-events.ts).
- */
-async function holdFeedHead(tx: PrismaClient): Promise<bigint> {
-  const [clock] = await tx.$queryRaw<{ position: bigint }[]>`SELECT position FROM change_clock FOR SHARE`;
-  return clock!.position;
 }
 
 /** The caller's webhook, locked until the transaction ends (`prisma` is narrowed to its organisation). */
@@ -214,7 +207,7 @@ export async function updateWebhook(
     assertMayHear(principal, events ?? locked.events, rules);
     if (ecosystem_ids) await assertOwnEcosystems(tx, principal.orgId, ecosystem_ids, prefix);
     // New events (or enabling) are heard from the commit on, as a new webhook's: see holdFeedHead.
-    if (events || enabled) await holdFeedHead(tx);
+    if (events || enabled) await holdFeedHead(prismaSql(tx));
     await tx.webhook.update({
       where: { id },
       data: {

@@ -54,10 +54,11 @@ const ERROR_HEADERS: Readonly<Record<number, Record<string, Reference>>> = {
 
 /**
  * The statuses /api answers before it reads the token: another method on a path (the route table,
- * src/rest/handler.ts) and a body over the limits (the body reader). Every other answer may carry the
+ * src/rest/handler.ts), a body over the limits (the body reader) and what node:http could not read
+ * in time or at all (src/http/server.ts). Every other answer may carry the
  * caller's RateLimit-*: they are set once the token is verified, refusals included (src/auth/authenticate.ts).
  */
-const BEFORE_THE_TOKEN = new Set([405, 413]);
+const BEFORE_THE_TOKEN = new Set([405, 408, 413, 431]);
 
 /** The RateLimit-* an answer of /api with this status may carry: the one rule for every response. */
 const rateLimitHeaders = (status: number): Record<string, Reference> => (BEFORE_THE_TOKEN.has(status) ? {} : RATE_LIMIT_HEADERS);
@@ -135,10 +136,12 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     // A record named by the path, or, for a write that creates nothing, by the body (an invitation's token).
     ...(route.path.includes('{') || (write && route.kind !== 'created') ? [404] : []),
     405, // another method on the path, with Allow
+    408, // the request not received in time (src/http/server.ts)
     ...(write ? [409] : []),
     ...(route.kind === 'feed' ? [410] : []), // a cursor older than what the feed keeps
     ...(BODY_METHODS.has(route.method) ? [413] : []),
     429,
+    431, // a request line and headers over node's limit: a filter that long in the URL
     500,
     503,
   ];

@@ -1,8 +1,9 @@
 // The real app on a real port against a test database: requests go over HTTP like a client's.
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/app.ts';
+import { createHttpServer } from '../../src/http/server.ts';
 import { systemResolver, type ResolveHost } from '../../src/changes/webhook-url.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
@@ -58,7 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   // Listen first: PUBLIC_URL (the tokens' issuer and audience) must be the address clients use.
-  const server: Server = createServer();
+  const server: Server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({

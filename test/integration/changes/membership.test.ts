@@ -24,13 +24,14 @@ let ecosystemId: number;
 const heard: MembershipChange[] = [];
 const follower = membershipFollower({
   logger: createLogger({ level: 'silent' }),
-  onChange: async (_tx, changes) => void heard.push(...changes),
+  // What changed; who hears it (the positions) is test/integration/changes/membership-positions.test.ts's.
+  onChange: async (_tx, changes) => void heard.push(...changes.map(({ kind, ecosystemId, entityId }) => ({ kind, ecosystemId, entityId }))),
 });
 
 /** Runs the follower until it has caught up; returns what it reported. */
 async function follow(): Promise<MembershipChange[]> {
   heard.length = 0;
-  while ((await runPass(app.db.sql, follower, 1_000)).changes === 1_000);
+  while ((await runPass(app.db.sql, follower, 1_000)).full);
   return [...heard];
 }
 
