@@ -3,7 +3,7 @@
  * PostgreSQL database with BENCH_ENTITIES entities, then times batches of 1,000 records drawn from the
  * seeded data the ways a CRM export holds them: websites with scheme, www. and paths, names with a
  * legal form, names with a typo, CrunchBase ids, and names that are not there. Prints each batch's
- * time (the one statement and the scoring, as the API runs them).
+ * time (the statistics, a statement per 200 records and the comparisons, as the API runs them).
  *
  * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench_match`), BENCH_ENTITIES
  * (1000000), BENCH_BATCHES (5).

@@ -2,8 +2,9 @@
  * What a start does to the database before serving: behind a pooler, check the role's statement
  * timeout (src/db/pooled-settings.ts); bring the change triggers' column lists in line with the
  * records' fields (src/changes/trigger-columns.ts); load the demo data set into an empty database
- * (LOAD_DEMO_DATA=false skips it), make sure a token signing key exists, and create the first
- * administrator key (src/auth/first-admin.ts).
+ * (LOAD_DEMO_DATA=false skips it), make sure a token signing key exists, create the first
+ * administrator key (src/auth/first-admin.ts), and derive matching's statistics again when the
+ * entities have changed much since they were counted (src/match/statistics.ts).
  */
 import { ensureFirstAdministrator } from './auth/first-admin.ts';
 import { ensureSigningKey } from './auth/signing-keys.ts';
@@ -11,6 +12,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { pooledSettingsProblems } from './db/pooled-settings.ts';
 import type { Logger } from './logger.ts';
+import { refreshStaleMatchStatistics } from './match/statistics.ts';
 
 export interface StartupDependencies {
   config: Config;
@@ -48,4 +50,5 @@ export async function prepareDatabase({ config, db, logger }: StartupDependencie
     const result = await loadDemoDataIfEmpty(db, logger);
     if (result.skipped === 'database has data') logger.info('the database holds data: the demo data set is not loaded');
   }
+  await refreshStaleMatchStatistics(db.sql, logger);
 }

@@ -9,7 +9,10 @@
  * - investor profiles and entities.is_investor agree: a flagged entity gets a profile and vice versa;
  * - locations.entity_count: entities (not deleted) with the location as HQ country or city;
  * - tags.entity_count and entity_stats.active_entities: entities (not deleted) carrying each tag, and
- *   all of them: how rare a tag is, for the similar-companies score (docs/finding-companies.md, "Similar companies").
+ *   all of them: how rare a tag is, for the similar-companies score (docs/finding-companies.md, "Similar companies");
+ * - entity_name_word_counts and match_statistics: how often entities carry each name word and share a
+ *   value, what matching's u probabilities are made of (match_statistics_refresh(), the match_linkage
+ *   migration; docs/finding-companies.md, "Matching a CRM export").
  * Each UPDATE touches only rows whose value changes, so a no-op recompute writes nothing.
  */
 import type { SqlTx } from './sql/unnest.ts';
@@ -91,6 +94,7 @@ export async function recomputeDerived(tx: SqlTx): Promise<void> {
   await tx.exec(INVESTOR_STATS);
   await tx.exec(LOCATION_COUNTS);
   await tx.exec(SIMILARITY_COUNTS);
+  await tx.exec('SELECT match_statistics_refresh()');
 }
 
 /** Tables whose SERIAL id an import or seed may fill with explicit values. */

@@ -5,7 +5,7 @@
 import { OWN_STATEMENT } from '../compile/operation.ts';
 import { readMatchRequest, MATCH_MAX_RECORDS, matchBodySchema } from './input.ts';
 import { runMatch } from './run.ts';
-import { CANDIDATE_FLOOR, MATCH_MARGIN, MATCH_THRESHOLD, type Candidate, type MatchResult, type Reason } from './score.ts';
+import { CANDIDATE_FLOOR, MATCH_THRESHOLD, type Candidate, type MatchResult, type Reason } from './score.ts';
 import { builder } from '../schema/builder.ts';
 import { declareResource } from '../schema/resource.ts';
 
@@ -48,7 +48,7 @@ const CandidateType = builder.objectRef<Candidate>('MatchCandidate').implement({
     name: t.exposeString('name'),
     website: t.exposeString('website'),
     hq_country: t.exposeString('hq_country'),
-    confidence: t.exposeFloat('confidence', { description: 'From 0 to 1: how sure the match is (docs/finding-companies.md)' }),
+    confidence: t.exposeFloat('confidence', { description: 'The probability, from 0 to 1, that this is the record’s entity (docs/finding-companies.md)' }),
     reasons: t.field({ type: [ReasonType], resolve: (candidate) => candidate.reasons }),
   }),
 });
@@ -58,7 +58,7 @@ const ResultType = builder.objectRef<MatchResult>('MatchResult').implement({
   description: 'The answer for one record, in the order sent',
   fields: (t) => ({
     status: t.exposeString('status', {
-      description: `matched (confidence ≥ ${MATCH_THRESHOLD} and ${MATCH_MARGIN} ahead of the next), ambiguous, or not_found (no candidate reaches ${CANDIDATE_FLOOR})`,
+      description: `matched (the best candidate's confidence is at least ${MATCH_THRESHOLD}), ambiguous, or not_found (no candidate reaches ${CANDIDATE_FLOOR})`,
     }),
     candidate: t.field({ type: CandidateType, nullable: true, resolve: (result) => result.candidate }),
     alternatives: t.field({ type: [CandidateType], resolve: (result) => result.alternatives }),

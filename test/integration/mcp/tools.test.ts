@@ -126,7 +126,11 @@ describe('each tool answers as REST does', () => {
     const answer = await call('match_companies', { records });
     expect(answer.data[0]).toMatchObject({ status: 'matched', candidate: { id: entity.id }, metadata: { row: 1 } });
     expect(answer.data[1]).toMatchObject({ status: 'not_found', candidate: null });
-    expect(errorText(await callTool(client, 'match_companies', { records: [{ hq_country: 'Germany' }] }))).toContain('body.records[0]');
+    // Refused as POST /api/match refuses: a record with nothing to match by, an unknown key, a confidence past 1.
+    expect(errorText(await callTool(client, 'match_companies', { records: [{ hq_country: 'Germany' }] }))).toContain('needs at least one of name, website, external_id');
+    expect(errorText(await callTool(client, 'match_companies', { records: [{ name: 'Acme', nme: 'Acme' }] }))).toMatch(/nme/);
+    expect(errorText(await callTool(client, 'match_companies', { records: [{ name: 'Acme' }], min_confidence: 2 }))).toContain('must be a number from 0 to 1');
+    expect(tools.get('match_companies')!.inputSchema).toMatchObject({ properties: { records: { minItems: 1, maxItems: 1000, items: { additionalProperties: false } } } });
   });
 
   it('search: the cross-kind search by name, as GET /api/search, and a kind it may not use is a tool error', async () => {

@@ -5935,9 +5935,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 1000 records */
-                    records: unknown[];
-                    /** @description Raises the confidence a match needs (default 0.6) */
+                    /** @description 1 to 1000 of your records */
+                    records: ({
+                        name?: string | null;
+                        website?: string | null;
+                        /** @description A country name or ISO code */
+                        hq_country?: string | null;
+                        hq_city?: string | null;
+                        launch_year?: number | null;
+                        external_id?: ((string & unknown) | {
+                            source: string & unknown;
+                            id: string & unknown;
+                        }) | null;
+                        /** @description Any JSON value, echoed back unchanged with the answer */
+                        metadata?: unknown;
+                    } | {
+                        name: string;
+                    } | {
+                        website: string;
+                    } | {
+                        external_id: string | Record<string, never>;
+                    })[];
+                    /** @description Raises the confidence `matched` needs (never lowers it) */
                     min_confidence?: number | null;
                 };
             };
@@ -5955,7 +5974,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description matched (confidence ≥ 0.6 and 0.15 ahead of the next), ambiguous, or not_found (no candidate reaches 0.25) */
+                            /** @description matched (the best candidate's confidence is at least 0.9), ambiguous, or not_found (no candidate reaches 0.05) */
                             status: string;
                             candidate: {
                                 /**
@@ -5966,7 +5985,7 @@ export interface operations {
                                 name: string;
                                 website: string;
                                 hq_country: string;
-                                /** @description From 0 to 1: how sure the match is (docs/finding-companies.md) */
+                                /** @description The probability, from 0 to 1, that this is the record’s entity (docs/finding-companies.md) */
                                 confidence: number;
                                 reasons: {
                                     /** @description name, website, external_id, hq_country, hq_city or launch_year */
@@ -5984,7 +6003,7 @@ export interface operations {
                                 name: string;
                                 website: string;
                                 hq_country: string;
-                                /** @description From 0 to 1: how sure the match is (docs/finding-companies.md) */
+                                /** @description The probability, from 0 to 1, that this is the record’s entity (docs/finding-companies.md) */
                                 confidence: number;
                                 reasons: {
                                     /** @description name, website, external_id, hq_country, hq_city or launch_year */
