@@ -18,8 +18,11 @@ import { replicaReads } from '../schema/resource.ts';
 import { similarStatement } from './similar-sql.ts';
 
 
+/** What a similar company's score is made of, a reason each. */
+export const SIMILAR_REASON_KINDS = ['tag', 'investor', 'location', 'launch_year'] as const;
+
 export interface SimilarReason {
-  kind: 'tag' | 'investor' | 'location' | 'launch_year';
+  kind: (typeof SIMILAR_REASON_KINDS)[number];
   detail: string;
   weight: number;
 }

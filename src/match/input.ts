@@ -38,24 +38,32 @@ const externalIdOf = (value: string | { source: string; id: string }): ExternalI
 
 const hasText = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
 
+const recordInputs = {
+  name: text(300),
+  website: text(2000).refine((value) => !value || domainOf(value) !== '', 'must be a domain, URL or e-mail address'),
+  hq_country: text(200).describe('A country name or ISO code'),
+  hq_city: text(200),
+  launch_year: z.number({ error: 'must be an integer from 1000 to 2200' }).int('must be an integer').min(1000, 'must be from 1000 to 2200').max(2200, 'must be from 1000 to 2200').nullish(),
+  external_id: externalId,
+  metadata: z.unknown().optional().describe('Any JSON value, echoed back unchanged with the answer'),
+};
+
+/** The inputs a record compares with a candidate, in the body's order: every key but `metadata`. */
+export const MATCH_COMPARED_INPUTS = Object.keys(recordInputs).filter((key) => key !== 'metadata');
+/** The inputs of which a record needs at least one. */
+export const MATCH_IDENTIFYING_INPUTS = ['name', 'website', 'external_id'] as const satisfies readonly (keyof typeof recordInputs)[];
+const identifying = MATCH_IDENTIFYING_INPUTS.join(', ');
+
 export const matchRecordSchema = z
-  .strictObject({
-    name: text(300),
-    website: text(2000).refine((value) => !value || domainOf(value) !== '', 'must be a domain, URL or e-mail address'),
-    hq_country: text(200).describe('A country name or ISO code'),
-    hq_city: text(200),
-    launch_year: z.number({ error: 'must be an integer from 1000 to 2200' }).int('must be an integer').min(1000, 'must be from 1000 to 2200').max(2200, 'must be from 1000 to 2200').nullish(),
-    external_id: externalId,
-    metadata: z.unknown().optional().describe('Any JSON value, echoed back unchanged with the answer'),
-  })
+  .strictObject(recordInputs)
   .superRefine((record, context) => {
     if (!hasText(record.name) && !hasText(record.website) && !record.external_id) {
-      context.addIssue({ code: 'custom', message: 'needs at least one of name, website, external_id' });
+      context.addIssue({ code: 'custom', message: `needs at least one of ${identifying}` });
     }
   })
   // What the refinement checks, as JSON Schema says it (src/openapi/body-schema.ts).
   .meta({
-    description: 'One of your records: at least one of name, website, external_id (a name or website that is only spaces counts as none)',
+    description: `One of your records: at least one of ${identifying} (a name or website that is only spaces counts as none)`,
     anyOf: [
       { required: ['name'], properties: { name: { type: 'string', pattern: '\\S' } } },
       { required: ['website'], properties: { website: { type: 'string', pattern: '\\S' } } },

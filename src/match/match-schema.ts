@@ -3,7 +3,7 @@
  * (docs/finding-companies.md, "Matching a CRM export"). A query: it reads and changes nothing.
  */
 import { OWN_STATEMENT } from '../compile/operation.ts';
-import { readMatchRequest, MATCH_MAX_RECORDS, matchBodySchema } from './input.ts';
+import { MATCH_COMPARED_INPUTS, MATCH_IDENTIFYING_INPUTS, MATCH_MAX_RECORDS, matchBodySchema, readMatchRequest } from './input.ts';
 import { runMatch } from './run.ts';
 import { CANDIDATE_FLOOR, MATCH_THRESHOLD, type Candidate, type MatchResult, type Reason } from './score.ts';
 import { builder } from '../schema/builder.ts';
@@ -35,7 +35,7 @@ const ReasonType = builder.objectRef<Reason>('MatchReason').implement({
   extensions: MATCH.owns(),
   description: 'An input of the record compared with the candidate',
   fields: (t) => ({
-    field: t.exposeString('field', { description: 'name, website, external_id, hq_country, hq_city or launch_year' }),
+    field: t.exposeString('field', { description: `One of ${MATCH_COMPARED_INPUTS.join(', ')}` }),
     agrees: t.exposeBoolean('agrees'),
     detail: t.exposeString('detail'),
   }),
@@ -75,9 +75,9 @@ builder.queryFields((t) => ({
   match: t.field({
     type: MatchResults,
     extensions: { ...MATCH.reads, ...OWN_STATEMENT },
-    description: `Matches up to ${MATCH_MAX_RECORDS} of your records (name, website, hq_country, hq_city, launch_year, external_id, metadata) to entities`,
+    description: `Matches up to ${MATCH_MAX_RECORDS} of your records (${[...MATCH_COMPARED_INPUTS, 'metadata'].join(', ')}) to entities`,
     args: {
-      records: t.arg({ type: ['JSON'], required: true, description: `1 to ${MATCH_MAX_RECORDS} records, each with at least one of name, website, external_id` }),
+      records: t.arg({ type: ['JSON'], required: true, description: `1 to ${MATCH_MAX_RECORDS} records, each with at least one of ${MATCH_IDENTIFYING_INPUTS.join(', ')}` }),
       min_confidence: t.arg.float({ description: `Raises the confidence a match needs (default ${MATCH_THRESHOLD})` }),
     },
     resolve: async (_root, args, context) => {

@@ -1,5 +1,6 @@
 /** similar_companies: GET /api/entities/{id}/similar, companies like one, each with the reasons for its score. */
 import { z } from 'zod';
+import { SIMILAR_REASON_KINDS } from '../../compile/similar-schema.ts';
 import { filterInput } from '../inputs.ts';
 import { toolError, toolResult } from '../rest-call.ts';
 import { defineTool, type Tool } from '../tool.ts';
@@ -10,7 +11,7 @@ const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 10;
 
 const reason = z.object({
-  kind: z.enum(['tag', 'investor', 'location', 'launch_year']),
+  kind: z.enum(SIMILAR_REASON_KINDS),
   detail: z.string(),
   weight: z.number(),
 });

@@ -5988,7 +5988,7 @@ export interface operations {
                                 /** @description The probability, from 0 to 1, that this is the record’s entity (docs/finding-companies.md) */
                                 confidence: number;
                                 reasons: {
-                                    /** @description name, website, external_id, hq_country, hq_city or launch_year */
+                                    /** @description One of name, website, hq_country, hq_city, launch_year, external_id */
                                     field: string;
                                     agrees: boolean;
                                     detail: string;
@@ -6006,7 +6006,7 @@ export interface operations {
                                 /** @description The probability, from 0 to 1, that this is the record’s entity (docs/finding-companies.md) */
                                 confidence: number;
                                 reasons: {
-                                    /** @description name, website, external_id, hq_country, hq_city or launch_year */
+                                    /** @description One of name, website, hq_country, hq_city, launch_year, external_id */
                                     field: string;
                                     agrees: boolean;
                                     detail: string;
