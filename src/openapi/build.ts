@@ -16,6 +16,7 @@ import { recordExample, recordFields } from '../schema/record-fields.ts';
 import { declaredResources } from '../schema/resource.ts';
 import { scopeDescriptions } from './permissions.ts';
 import { ERROR_SCHEMAS, errorResponseComponents, HEADERS } from './responses.ts';
+import { addParameterExamples } from './parameter-examples.ts';
 import { routeOperation } from './route-operation.ts';
 import type { HttpVerb, JsonSchema, JsonValue, OpenApiDocument, PathItem, SecuritySchemeObject } from './types.ts';
 
@@ -64,6 +65,7 @@ function restPaths({ schema, operations, routes }: OpenApiSources): RestPaths {
     if (example === undefined) throw new Error(`OpenAPI: record ${name} has no example; declare one on each of its fields (src/schema/field-facts.ts)`);
     schemas.set(name, { ...record, examples: [example] });
   }
+  addParameterExamples(paths, schemas);
   return { paths, usedBy, schemas };
 }
 

@@ -42,6 +42,7 @@ export interface ParameterObject {
   schema: JsonSchema;
   style?: 'form' | 'simple';
   explode?: boolean;
+  example?: JsonValue;
 }
 
 export interface Reference {

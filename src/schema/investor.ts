@@ -51,7 +51,7 @@ export const Investor = builder.prismaObject('Investor', {
     const ofEntity = (key: 'uuid' | 'name' | 'type' | 'image' | 'platform_url' | 'hq_country' | 'hq_city', example: string) =>
       t.string(followColumn(['entity'], key, { example }));
     return {
-      id: t.int(column('id', { example: 2001 })),
+      id: t.int(column('id', { example: 23194 })),
       uuid: ofEntity('uuid', '9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d'),
       name: ofEntity('name', 'Example Ventures'),
       type: ofEntity('type', 'investor'),

@@ -54,7 +54,7 @@ export const NewsArticle = builder.prismaObject('NewsArticle', {
   // Only the queried fields are read: each exposed field adds its column to the selection.
   select: { id: true },
   fields: (t) => ({
-    id: t.int(column('id', { example: 9001 })),
+    id: t.int(column('id', { example: 1116 })),
     url: t.string(column('url', { example: 'https://news.example.org/solaris-raises' })),
     title: t.string(column('title', { example: 'Solaris raises a Series D' })),
     summary: t.string(column('summary', { example: 'The Berlin banking-as-a-service company raised new money.' })),

@@ -42,7 +42,7 @@ const TransactionInvestor = builder.prismaObject('RoundInvestor', {
   name: 'TransactionInvestor',
   select: { investor_id: true },
   fields: (t) => ({
-    id: t.int(column('investor_id', { example: 2001 })),
+    id: t.int(column('investor_id', { example: 23194 })),
     name: t.string(followColumn(['investor', 'entity'], 'name', { example: 'Example Ventures' })),
     is_lead: t.boolean(column('is_lead', { example: true })),
     investor: t.field({ type: Investor, ...follow(['investor'], { record: false }) }),

@@ -28,7 +28,8 @@ export const searchParameters = z.object({
     .max(SEARCH_Q_MAX, `must be at most ${SEARCH_Q_MAX} characters`)
     .describe(
       `What to look for, 1 to ${SEARCH_Q_MAX} characters: a name or its beginning (typos, case, accents, punctuation and a trailing legal form such as Inc or GmbH are forgiven), or a domain, URL or e-mail address (the company with that website)`,
-    ),
+    )
+    .meta({ examples: ['stripe'] }),
   types: z
     .string()
     .optional()

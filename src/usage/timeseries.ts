@@ -66,8 +66,8 @@ const calendarDate = z
 /** The query of `GET /api/usage/timeseries` and the arguments of `usageTimeseries` (the OpenAPI document's too). */
 export const usageParameters = z
   .object({
-    start_date: calendarDate,
-    end_date: calendarDate,
+    start_date: calendarDate.meta({ format: 'date', examples: ['2026-03-01'] }),
+    end_date: calendarDate.meta({ format: 'date', examples: ['2026-03-31'] }),
     granularity: z.enum(GRANULARITIES, { error: `must be one of: ${GRANULARITIES.join(', ')}` }).default('daily'),
     client_id: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').optional(),
   })

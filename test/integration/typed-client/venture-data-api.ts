@@ -1457,7 +1457,7 @@ export interface components {
         /**
          * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
          * @example {
-         *       "id": 2001,
+         *       "id": 23194,
          *       "uuid": "9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d",
          *       "name": "Example Ventures",
          *       "type": "investor",
@@ -1523,7 +1523,7 @@ export interface components {
          *       "valuation_usd": null,
          *       "investors": [
          *         {
-         *           "id": 2001,
+         *           "id": 23194,
          *           "name": "Example Ventures",
          *           "is_lead": true
          *         }
@@ -1585,7 +1585,7 @@ export interface components {
         /**
          * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
          * @example {
-         *       "id": 9001,
+         *       "id": 1116,
          *       "url": "https://news.example.org/solaris-raises",
          *       "title": "Solaris raises a Series D",
          *       "summary": "The Berlin banking-as-a-service company raised new money.",
@@ -2521,6 +2521,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 88 */
                 id: number;
             };
             cookie?: never;
@@ -2682,6 +2683,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 1042 */
                 id: number;
             };
             cookie?: never;
@@ -2725,7 +2727,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The entity to find companies like */
+                /**
+                 * @description The entity to find companies like
+                 * @example 1042
+                 */
                 id: number;
             };
             cookie?: never;
@@ -3024,6 +3029,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 23194 */
                 id: number;
             };
             cookie?: never;
@@ -3148,6 +3154,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 7001 */
                 id: number;
             };
             cookie?: never;
@@ -3269,6 +3276,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 301 */
                 id: number;
             };
             cookie?: never;
@@ -3402,6 +3410,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 1116 */
                 id: number;
             };
             cookie?: never;
@@ -3567,7 +3576,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (all digits), or the slug */
+                /**
+                 * @description The id (all digits), or the slug
+                 * @example 14
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3606,7 +3618,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The id (all digits), or the slug */
+                /**
+                 * @description The id (all digits), or the slug
+                 * @example 14
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3645,7 +3660,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (all digits), or the slug */
+                /**
+                 * @description The id (all digits), or the slug
+                 * @example 14
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3779,7 +3797,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (all digits), or the slug */
+                /**
+                 * @description The id (all digits), or the slug
+                 * @example 14
+                 */
                 ecosystem: string;
             };
             cookie?: never;
@@ -3843,7 +3864,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The ecosystem id (all digits), or its slug */
+                /**
+                 * @description The ecosystem id (all digits), or its slug
+                 * @example 14
+                 */
                 ecosystem: string;
             };
             cookie?: never;
@@ -3899,7 +3923,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The ecosystem id (all digits), or its slug */
+                /**
+                 * @description The ecosystem id (all digits), or its slug
+                 * @example 14
+                 */
                 ecosystem: string;
             };
             cookie?: never;
@@ -3951,6 +3978,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 3 */
                 id: number;
             };
             cookie?: never;
@@ -3989,6 +4017,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3 */
                 id: number;
             };
             cookie?: never;
@@ -4027,6 +4056,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 3 */
                 id: number;
             };
             cookie?: never;
@@ -4182,6 +4212,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 7 */
                 id: number;
             };
             cookie?: never;
@@ -4220,6 +4251,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 7 */
                 id: number;
             };
             cookie?: never;
@@ -4258,6 +4290,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 7 */
                 id: number;
             };
             cookie?: never;
@@ -4315,7 +4348,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The team id */
+                /**
+                 * @description The team id
+                 * @example 7
+                 */
                 team: number;
             };
             cookie?: never;
@@ -4368,7 +4404,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The team id */
+                /**
+                 * @description The team id
+                 * @example 7
+                 */
                 team: number;
                 user_id: string;
             };
@@ -4408,7 +4447,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The team id */
+                /**
+                 * @description The team id
+                 * @example 7
+                 */
                 team: number;
                 user_id: string;
             };
@@ -4467,7 +4509,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The team id */
+                /**
+                 * @description The team id
+                 * @example 7
+                 */
                 team: number;
             };
             cookie?: never;
@@ -4520,7 +4565,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The team id */
+                /**
+                 * @description The team id
+                 * @example 7
+                 */
                 team: number;
             };
             cookie?: never;
@@ -4592,7 +4640,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The team id */
+                /**
+                 * @description The team id
+                 * @example 7
+                 */
                 team: number;
                 id: number;
             };
@@ -4819,9 +4870,15 @@ export interface operations {
     usageTimeseries: {
         parameters: {
             query: {
-                /** @description First day, an ISO 8601 date (YYYY-MM-DD, UTC), inclusive */
+                /**
+                 * @description First day, an ISO 8601 date (YYYY-MM-DD, UTC), inclusive
+                 * @example 2026-03-01
+                 */
                 start_date: string;
-                /** @description Last day, inclusive; at most 366 days counting both ends */
+                /**
+                 * @description Last day, inclusive; at most 366 days counting both ends
+                 * @example 2026-03-31
+                 */
                 end_date: string;
                 /** @description `hourly` or `daily` (the default) */
                 granularity?: "hourly" | "daily";
@@ -5013,6 +5070,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 4 */
                 id: number;
             };
             cookie?: never;
@@ -5051,6 +5109,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4 */
                 id: number;
             };
             cookie?: never;
@@ -5089,6 +5148,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 4 */
                 id: number;
             };
             cookie?: never;
@@ -5148,6 +5208,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 4 */
                 id: number;
             };
             cookie?: never;
@@ -5198,6 +5259,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 4 */
                 webhook: number;
             };
             cookie?: never;
@@ -5253,6 +5315,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 4 */
                 webhook: number;
                 id: number;
             };
@@ -5292,15 +5355,26 @@ export interface operations {
     aggregateEntities: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:website`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:website`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`.
+                 * @example type
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5365,15 +5439,26 @@ export interface operations {
     aggregateFounders: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On founders: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:gender`, `count_distinct:is_serial_founder`, `count_distinct:is_super_founder`, `count_distinct:is_promising_founder`, `count_distinct:is_strong_founder`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:location_country` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On founders: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:gender`, `count_distinct:is_serial_founder`, `count_distinct:is_super_founder`, `count_distinct:is_promising_founder`, `count_distinct:is_strong_founder`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:location_country` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On founders: `id`, `id:bucket(<width>)`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `location_country`, `tags.name`, `tags.type`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On founders: `id`, `id:bucket(<width>)`, `uuid`, `name`, `tagline`, `image`, `platform_url`, `gender`, `is_serial_founder`, `is_super_founder`, `is_promising_founder`, `is_strong_founder`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `location_country`, `tags.name`, `tags.type`.
+                 * @example name
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/founders` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5438,15 +5523,26 @@ export interface operations {
     aggregateInvestors: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On investors: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:type`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:total_invested_usd`, `sum:total_invested_usd`, `avg:total_invested_usd`, `min:total_invested_usd`, `max:total_invested_usd`, `median:total_invested_usd`, `pNN:total_invested_usd`, `count_distinct:investments_count`, `sum:investments_count`, `avg:investments_count`, `min:investments_count`, `max:investments_count`, `median:investments_count`, `pNN:investments_count`, `count_distinct:portfolio_count`, `sum:portfolio_count`, `avg:portfolio_count`, `min:portfolio_count`, `max:portfolio_count`, `median:portfolio_count`, `pNN:portfolio_count`, `count_distinct:exits_count`, `sum:exits_count`, `avg:exits_count`, `min:exits_count`, `max:exits_count`, `median:exits_count`, `pNN:exits_count`, `count_distinct:lead_investments_count`, `sum:lead_investments_count`, `avg:lead_investments_count`, `min:lead_investments_count`, `max:lead_investments_count`, `median:lead_investments_count`, `pNN:lead_investments_count` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On investors: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:name`, `count_distinct:type`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:total_invested_usd`, `sum:total_invested_usd`, `avg:total_invested_usd`, `min:total_invested_usd`, `max:total_invested_usd`, `median:total_invested_usd`, `pNN:total_invested_usd`, `count_distinct:investments_count`, `sum:investments_count`, `avg:investments_count`, `min:investments_count`, `max:investments_count`, `median:investments_count`, `pNN:investments_count`, `count_distinct:portfolio_count`, `sum:portfolio_count`, `avg:portfolio_count`, `min:portfolio_count`, `max:portfolio_count`, `median:portfolio_count`, `pNN:portfolio_count`, `count_distinct:exits_count`, `sum:exits_count`, `avg:exits_count`, `min:exits_count`, `max:exits_count`, `median:exits_count`, `pNN:exits_count`, `count_distinct:lead_investments_count`, `sum:lead_investments_count`, `avg:lead_investments_count`, `min:lead_investments_count`, `max:lead_investments_count`, `median:lead_investments_count`, `pNN:lead_investments_count` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On investors: `id`, `id:bucket(<width>)`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `launch_year:bucket(<width>)`, `total_invested_usd`, `total_invested_usd:bucket(<width>)`, `investments_count`, `investments_count:bucket(<width>)`, `portfolio_count`, `portfolio_count:bucket(<width>)`, `exits_count`, `exits_count:bucket(<width>)`, `lead_investments_count`, `lead_investments_count:bucket(<width>)`, `tags.name`, `tags.type`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On investors: `id`, `id:bucket(<width>)`, `uuid`, `name`, `type`, `image`, `platform_url`, `hq_country`, `hq_city`, `launch_year`, `launch_year:bucket(<width>)`, `total_invested_usd`, `total_invested_usd:bucket(<width>)`, `investments_count`, `investments_count:bucket(<width>)`, `portfolio_count`, `portfolio_count:bucket(<width>)`, `exits_count`, `exits_count:bucket(<width>)`, `lead_investments_count`, `lead_investments_count:bucket(<width>)`, `tags.name`, `tags.type`.
+                 * @example name
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/investors` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5511,15 +5607,26 @@ export interface operations {
     aggregateTransactions: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On transactions: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:round_type`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:currency`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:source_url` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On transactions: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:round_type`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:currency`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:source_url` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.website`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On transactions: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `round_type`, `amount_usd`, `amount_usd:bucket(<width>)`, `currency`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `source_url`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.website`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`, `investors.id`, `investors.id:bucket(<width>)`, `investors.uuid`, `investors.name`, `investors.type`, `investors.image`, `investors.platform_url`, `investors.hq_country`, `investors.hq_city`, `investors.launch_year`, `investors.launch_year:bucket(<width>)`, `investors.total_invested_usd`, `investors.total_invested_usd:bucket(<width>)`, `investors.investments_count`, `investors.investments_count:bucket(<width>)`, `investors.portfolio_count`, `investors.portfolio_count:bucket(<width>)`, `investors.exits_count`, `investors.exits_count:bucket(<width>)`, `investors.lead_investments_count`, `investors.lead_investments_count:bucket(<width>)`.
+                 * @example round_type
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/transactions` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5584,15 +5691,26 @@ export interface operations {
     aggregateValuations: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On valuations: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:source`, `count_distinct:transaction_id`, `sum:transaction_id`, `avg:transaction_id`, `min:transaction_id`, `max:transaction_id`, `median:transaction_id`, `pNN:transaction_id` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On valuations: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:entity_id`, `sum:entity_id`, `avg:entity_id`, `min:entity_id`, `max:entity_id`, `median:entity_id`, `pNN:entity_id`, `count_distinct:valuation_usd`, `sum:valuation_usd`, `avg:valuation_usd`, `min:valuation_usd`, `max:valuation_usd`, `median:valuation_usd`, `pNN:valuation_usd`, `count_distinct:date`, `min:date`, `max:date`, `count_distinct:source`, `count_distinct:transaction_id`, `sum:transaction_id`, `avg:transaction_id`, `min:transaction_id`, `max:transaction_id`, `median:transaction_id`, `pNN:transaction_id` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.website`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On valuations: `id`, `id:bucket(<width>)`, `entity_id`, `entity_id:bucket(<width>)`, `valuation_usd`, `valuation_usd:bucket(<width>)`, `date`, `date:year`, `date:quarter`, `date:month`, `date:week`, `date:day`, `source`, `transaction_id`, `transaction_id:bucket(<width>)`, `entity.id`, `entity.id:bucket(<width>)`, `entity.uuid`, `entity.type`, `entity.is_company`, `entity.is_investor`, `entity.is_university`, `entity.is_crowdfunding`, `entity.is_government`, `entity.is_non_profit`, `entity.is_founder`, `entity.name`, `entity.tagline`, `entity.image`, `entity.platform_url`, `entity.website`, `entity.launch_year`, `entity.launch_year:bucket(<width>)`, `entity.hq_country`, `entity.hq_city`, `entity.lat`, `entity.lat:bucket(<width>)`, `entity.lon`, `entity.lon:bucket(<width>)`, `entity.created_at`, `entity.created_at:year`, `entity.created_at:quarter`, `entity.created_at:month`, `entity.created_at:week`, `entity.created_at:day`, `entity.updated_at`, `entity.updated_at:year`, `entity.updated_at:quarter`, `entity.updated_at:month`, `entity.updated_at:week`, `entity.updated_at:day`, `entity.deleted_at`, `entity.deleted_at:year`, `entity.deleted_at:quarter`, `entity.deleted_at:month`, `entity.deleted_at:week`, `entity.deleted_at:day`, `entity.total_funding_usd`, `entity.total_funding_usd:bucket(<width>)`, `entity.is_unicorn`.
+                 * @example valuation_usd
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/valuations` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5657,15 +5775,26 @@ export interface operations {
     aggregateNews: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On news: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:url`, `count_distinct:title`, `count_distinct:summary`, `count_distinct:image_url`, `count_distinct:source`, `count_distinct:article_type`, `count_distinct:publish_date`, `min:publish_date`, `max:publish_date`, `count_distinct:language`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:round_type`, `count_distinct:deal_date`, `min:deal_date`, `max:deal_date`, `count_distinct:sector`, `count_distinct:hq_country`, `count_distinct:enriched_summary`, `count_distinct:relevance_score`, `sum:relevance_score`, `avg:relevance_score`, `min:relevance_score`, `max:relevance_score`, `median:relevance_score`, `pNN:relevance_score`, `count_distinct:hub_score`, `sum:hub_score`, `avg:hub_score`, `min:hub_score`, `max:hub_score`, `median:hub_score`, `pNN:hub_score` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On news: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:url`, `count_distinct:title`, `count_distinct:summary`, `count_distinct:image_url`, `count_distinct:source`, `count_distinct:article_type`, `count_distinct:publish_date`, `min:publish_date`, `max:publish_date`, `count_distinct:language`, `count_distinct:amount_usd`, `sum:amount_usd`, `avg:amount_usd`, `min:amount_usd`, `max:amount_usd`, `median:amount_usd`, `pNN:amount_usd`, `count_distinct:round_type`, `count_distinct:deal_date`, `min:deal_date`, `max:deal_date`, `count_distinct:sector`, `count_distinct:hq_country`, `count_distinct:enriched_summary`, `count_distinct:relevance_score`, `sum:relevance_score`, `avg:relevance_score`, `min:relevance_score`, `max:relevance_score`, `median:relevance_score`, `pNN:relevance_score`, `count_distinct:hub_score`, `sum:hub_score`, `avg:hub_score`, `min:hub_score`, `max:hub_score`, `median:hub_score`, `pNN:hub_score` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.website`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On news: `id`, `id:bucket(<width>)`, `url`, `title`, `summary`, `image_url`, `source`, `article_type`, `publish_date`, `publish_date:year`, `publish_date:quarter`, `publish_date:month`, `publish_date:week`, `publish_date:day`, `language`, `amount_usd`, `amount_usd:bucket(<width>)`, `round_type`, `deal_date`, `deal_date:year`, `deal_date:quarter`, `deal_date:month`, `deal_date:week`, `deal_date:day`, `sector`, `hq_country`, `enriched_summary`, `relevance_score`, `relevance_score:bucket(<width>)`, `hub_score`, `hub_score:bucket(<width>)`, `entities.id`, `entities.id:bucket(<width>)`, `entities.uuid`, `entities.type`, `entities.is_company`, `entities.is_investor`, `entities.is_university`, `entities.is_crowdfunding`, `entities.is_government`, `entities.is_non_profit`, `entities.is_founder`, `entities.name`, `entities.tagline`, `entities.image`, `entities.platform_url`, `entities.website`, `entities.launch_year`, `entities.launch_year:bucket(<width>)`, `entities.hq_country`, `entities.hq_city`, `entities.lat`, `entities.lat:bucket(<width>)`, `entities.lon`, `entities.lon:bucket(<width>)`, `entities.created_at`, `entities.created_at:year`, `entities.created_at:quarter`, `entities.created_at:month`, `entities.created_at:week`, `entities.created_at:day`, `entities.updated_at`, `entities.updated_at:year`, `entities.updated_at:quarter`, `entities.updated_at:month`, `entities.updated_at:week`, `entities.updated_at:day`, `entities.deleted_at`, `entities.deleted_at:year`, `entities.deleted_at:quarter`, `entities.deleted_at:month`, `entities.deleted_at:week`, `entities.deleted_at:day`, `entities.total_funding_usd`, `entities.total_funding_usd:bucket(<width>)`, `entities.is_unicorn`.
+                 * @example url
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/news` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5730,15 +5859,26 @@ export interface operations {
     aggregateEcosystemEntities: {
         parameters: {
             query: {
-                /** @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:website`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`). */
+                /**
+                 * @description Repeat for several (1 to 10, each label once); `<label>,<metric>` names its key. On entities: `count`, `count_distinct:id`, `sum:id`, `avg:id`, `min:id`, `max:id`, `median:id`, `pNN:id`, `count_distinct:uuid`, `count_distinct:type`, `count_distinct:is_company`, `count_distinct:is_investor`, `count_distinct:is_university`, `count_distinct:is_crowdfunding`, `count_distinct:is_government`, `count_distinct:is_non_profit`, `count_distinct:is_founder`, `count_distinct:name`, `count_distinct:tagline`, `count_distinct:image`, `count_distinct:platform_url`, `count_distinct:website`, `count_distinct:launch_year`, `sum:launch_year`, `avg:launch_year`, `min:launch_year`, `max:launch_year`, `median:launch_year`, `pNN:launch_year`, `count_distinct:hq_country`, `count_distinct:hq_city`, `count_distinct:lat`, `sum:lat`, `avg:lat`, `min:lat`, `max:lat`, `median:lat`, `pNN:lat`, `count_distinct:lon`, `sum:lon`, `avg:lon`, `min:lon`, `max:lon`, `median:lon`, `pNN:lon`, `count_distinct:created_at`, `min:created_at`, `max:created_at`, `count_distinct:updated_at`, `min:updated_at`, `max:updated_at`, `count_distinct:deleted_at`, `min:deleted_at`, `max:deleted_at`, `count_distinct:total_funding_usd`, `sum:total_funding_usd`, `avg:total_funding_usd`, `min:total_funding_usd`, `max:total_funding_usd`, `median:total_funding_usd`, `pNN:total_funding_usd`, `count_distinct:is_unicorn` (`pNN` is `p01` to `p99`).
+                 * @example [
+                 *       "count"
+                 *     ]
+                 */
                 metric: string[];
-                /** @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`. */
+                /**
+                 * @description Up to 3 comma-separated dimensions, each once. On entities: `id`, `id:bucket(<width>)`, `uuid`, `type`, `is_company`, `is_investor`, `is_university`, `is_crowdfunding`, `is_government`, `is_non_profit`, `is_founder`, `name`, `tagline`, `image`, `platform_url`, `website`, `launch_year`, `launch_year:bucket(<width>)`, `hq_country`, `hq_city`, `lat`, `lat:bucket(<width>)`, `lon`, `lon:bucket(<width>)`, `created_at`, `created_at:year`, `created_at:quarter`, `created_at:month`, `created_at:week`, `created_at:day`, `updated_at`, `updated_at:year`, `updated_at:quarter`, `updated_at:month`, `updated_at:week`, `updated_at:day`, `deleted_at`, `deleted_at:year`, `deleted_at:quarter`, `deleted_at:month`, `deleted_at:week`, `deleted_at:day`, `total_funding_usd`, `total_funding_usd:bucket(<width>)`, `is_unicorn`, `tags.name`, `tags.type`.
+                 * @example type
+                 */
                 group_by?: string;
                 /** @description The source's list filter: the same grammar and meaning; the fields `GET /api/filters/entities` lists */
                 filter?: string;
                 /** @description The filter grammar over the metric labels, e.g. `and(count[gte]:10,median_amount_usd[gt]:1000000)` */
                 having?: string;
-                /** @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels. */
+                /**
+                 * @description Metric labels and dimension keys, `-` for descending; default: the first metric descending, then the dimensions. Each key must be one of this request's dimension keys or metric labels.
+                 * @example -count
+                 */
                 sort?: string;
                 /** @description Groups per page; 1 to 500, never clamped */
                 limit?: number;
@@ -5749,7 +5889,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (all digits), or the slug */
+                /**
+                 * @description The id (all digits), or the slug
+                 * @example 14
+                 */
                 ecosystem: string;
             };
             cookie?: never;
@@ -5809,7 +5952,10 @@ export interface operations {
             query?: {
                 /** @description A `next_cursor` or a change `id` to continue after, or `now` for an empty page with the current cursor; without it, the oldest change kept */
                 since?: string;
-                /** @description Comma-separated: entity, investor, founder, transaction, valuation, news; default: every type the caller may read */
+                /**
+                 * @description Comma-separated: entity, investor, founder, transaction, valuation, news; default: every type the caller may read
+                 * @example entity
+                 */
                 types?: string;
                 /** @description Changes per page, 1 to 1000 (default 100) */
                 limit?: number;
@@ -5872,9 +6018,15 @@ export interface operations {
     search: {
         parameters: {
             query: {
-                /** @description What to look for, 1 to 200 characters: a name or its beginning (typos, case, accents, punctuation and a trailing legal form such as Inc or GmbH are forgiven), or a domain, URL or e-mail address (the company with that website) (required) */
+                /**
+                 * @description What to look for, 1 to 200 characters: a name or its beginning (typos, case, accents, punctuation and a trailing legal form such as Inc or GmbH are forgiven), or a domain, URL or e-mail address (the company with that website) (required)
+                 * @example stripe
+                 */
                 q: string;
-                /** @description Comma-separated kinds: entity, investor, founder; default: every kind the caller may read */
+                /**
+                 * @description Comma-separated kinds: entity, investor, founder; default: every kind the caller may read
+                 * @example entity
+                 */
                 types?: string;
                 /** @description Hits to return, 1 to 50 (default 10) */
                 limit?: number;
