@@ -1,0 +1,40 @@
+-- search_text() folds what a pasted or an East Asian keyboard's text holds (docs/finding-companies.md,
+-- "What is forgiven"): compatibility forms by Unicode's NFKC (fullwidth `ｓｔｒｉｐｅ` is `stripe`, the
+-- ligature `ﬁ` is `fi`, a letter and a combining accent are the accented letter), and the invisible
+-- characters (Unicode's default ignorable code points of the Basic Multilingual Plane: the soft hyphen,
+-- zero-width spaces and joiners, direction marks, variation selectors, the byte order mark) are
+-- dropped, so `stri\u00adpe` is `stripe`, not the two words `stri pe`. ™ and ℠ are symbols, as before
+-- (`Anchor™` is `anchor`): NFKC would write them as the letters TM and SM. normalize() is immutable
+-- and built into PostgreSQL and the embedded database (both UTF-8), so no extension is needed.
+SET LOCAL statement_timeout = 0;
+
+CREATE OR REPLACE FUNCTION "search_text"(value text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+RETURN btrim(regexp_replace(regexp_replace(regexp_replace(
+  lower(translate(replace(replace(replace(replace(replace(
+    normalize(regexp_replace(value, '[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|[\u2120\u2122]', '', 'g'), NFKC),
+    'ß', 'ss'), 'Æ', 'ae'), 'æ', 'ae'), 'Œ', 'oe'), 'œ', 'oe'),
+    'ÀÁÂÃÄÅĀĂĄàáâãäåāăąÇĆĈĊČçćĉċčĎĐÐďđðÈÉÊËĒĔĖĘĚèéêëēĕėęěĜĞĠĢĝğġģĤĦĥħÌÍÎÏĨĪĬĮİìíîïĩīĭįıĴĵĶķĹĻĽĿŁĺļľŀłÑŃŅŇñńņňÒÓÔÕÖØŌŎŐòóôõöøōŏőŔŖŘŕŗřŚŜŞŠȘśŝşšșŢŤŦȚţťŧțÙÚÛÜŨŪŬŮŰŲùúûüũūŭůűųŴŵÝŸŶýÿŷŹŻŽźżž',
+    'aaaaaaaaaaaaaaaaaaccccccccccddddddeeeeeeeeeeeeeeeeeegggggggghhhhiiiiiiiiiiiiiiiiiijjkkllllllllllnnnnnnnnoooooooooooooooooorrrrrrssssssssssttttttttuuuuuuuuuuuuuuuuuuuuwwyyyyyyzzzzzz')),
+  '[''’‘`´.]', '', 'g'),
+  '[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u3040-\ud7ff\uf900-\ufaff]+', ' ', 'g'),
+  '( (inc|incorporated|corp|corporation|co|company|ltd|limited|llc|llp|lp|plc|gmbh|ag|kg|ug|sa|sas|sarl|srl|spa|bv|nv|ab|oy|aps|pty|pte|kk))+ ?$', '', 'g'));
+
+-- The stored names follow the function: a generated column is computed again only when its table
+-- is rewritten, which dropping and adding it does (no trigger fires, so the changes feed hears
+-- nothing: no field of a record changed). The indexes on it go and come back with it.
+ALTER TABLE "entities" DROP COLUMN "search_name";
+ALTER TABLE "founders" DROP COLUMN "search_name";
+ALTER TABLE "entities" ADD COLUMN "search_name" text NOT NULL GENERATED ALWAYS AS (search_text("name")) STORED;
+ALTER TABLE "founders" ADD COLUMN "search_name" text NOT NULL GENERATED ALWAYS AS (search_text("name")) STORED;
+CREATE INDEX "entities_search_name_idx" ON "entities" (("search_name" COLLATE "C"), "total_funding_usd" DESC, "id")
+  WHERE "deleted_at" IS NULL;
+CREATE INDEX "founders_search_name_idx" ON "founders" (("search_name" COLLATE "C"), "id");
+
+-- The lists of names, and matching's variants and words of them (emptied by the delete triggers,
+-- filled by the insert ones), then matching's word counts and statistics, from the names as now written.
+DELETE FROM "entity_search_names";
+DELETE FROM "founder_search_names";
+INSERT INTO "entity_search_names" ("name") SELECT DISTINCT "search_name" FROM "entities";
+INSERT INTO "founder_search_names" ("name") SELECT DISTINCT "search_name" FROM "founders";
+SELECT match_statistics_refresh();
