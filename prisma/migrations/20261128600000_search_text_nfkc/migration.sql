@@ -38,3 +38,7 @@ DELETE FROM "founder_search_names";
 INSERT INTO "entity_search_names" ("name") SELECT DISTINCT "search_name" FROM "entities";
 INSERT INTO "founder_search_names" ("name") SELECT DISTINCT "search_name" FROM "founders";
 SELECT match_statistics_refresh();
+
+-- The columns' statistics went with them: without these, the planner takes every name for a common
+-- one and the search's look-ups for scans.
+ANALYZE "entities", "founders", "entity_search_names", "founder_search_names", "entity_name_variants", "entity_name_words";
