@@ -31,14 +31,17 @@ CREATE INDEX "entities_search_name_idx" ON "entities" (("search_name" COLLATE "C
   WHERE "deleted_at" IS NULL;
 CREATE INDEX "founders_search_name_idx" ON "founders" (("search_name" COLLATE "C"), "id");
 
--- The lists of names, and matching's variants and words of them (emptied by the delete triggers,
--- filled by the insert ones), then matching's word counts and statistics, from the names as now written.
-DELETE FROM "entity_search_names";
-DELETE FROM "founder_search_names";
-INSERT INTO "entity_search_names" ("name") SELECT DISTINCT "search_name" FROM "entities";
-INSERT INTO "founder_search_names" ("name") SELECT DISTINCT "search_name" FROM "founders";
+-- The names now written differently join the lists of names (and, by the lists' insert trigger,
+-- matching's variants and words of them); the lists only grow, and a name no row has any more finds
+-- nothing. Emptying and filling them again would leave every name as a dead row that each trigram
+-- search reads until a vacuum, and the embedded database never vacuums. Then matching's word counts
+-- and statistics, which change only where a name did.
+INSERT INTO "entity_search_names" ("name") SELECT DISTINCT e."search_name" FROM "entities" e
+ WHERE NOT EXISTS (SELECT 1 FROM "entity_search_names" l WHERE l."name" = e."search_name");
+INSERT INTO "founder_search_names" ("name") SELECT DISTINCT f."search_name" FROM "founders" f
+ WHERE NOT EXISTS (SELECT 1 FROM "founder_search_names" l WHERE l."name" = f."search_name");
 SELECT match_statistics_refresh();
 
 -- The columns' statistics went with them: without these, the planner takes every name for a common
--- one and the search's look-ups for scans.
-ANALYZE "entities", "founders", "entity_search_names", "founder_search_names", "entity_name_variants", "entity_name_words";
+-- one and the search's look-ups for scans, and custom plans for each search over its generic one.
+ANALYZE "entities", "founders";
