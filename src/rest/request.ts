@@ -85,16 +85,18 @@ export class QueryReader {
   }
 
   /**
-   * The message states the parameter's whole range: the route's (`limit=abc` on a list of at most
-   * 50 is `must be an integer from 1 to 50`), else `min` (0 for an offset) to the GraphQL Int's
-   * maximum, the 32 bits of the ids and counts a parameter stands for.
+   * Refuses what is no GraphQL Int (32 bits, like the ids and counts a parameter stands for: `min`,
+   * 0 for an offset, to its maximum), stating the parameter's whole range: the route's when it has
+   * one (`limit=abc` on a list of at most 50 is `must be an integer from 1 to 50`). An Int past the
+   * route's range goes on to the operation, which refuses it with the same range after checking
+   * permissions (403 before 400).
    */
   integer(name: string, min = INT_MIN): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
     const value = /^-?\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
-    const range = this.bounds[name] ?? { min, max: INT_MAX };
-    if (!(value >= range.min && value <= range.max)) {
+    if (!(value >= min && value <= INT_MAX)) {
+      const range = this.bounds[name] ?? { min, max: INT_MAX };
       this.details.push({ path: `query.${name}`, message: `must be an integer from ${range.min} to ${range.max}` });
       return undefined;
     }

@@ -38,6 +38,14 @@ describe('integer query parameters', () => {
     expect(body.error.details).toEqual([{ path: 'query.limit', message: 'must be an integer from 1 to 50' }]);
   });
 
+  it('limit=51 and limit=0 on /api/search name 1 to 50 too', async () => {
+    for (const value of ['51', '0']) {
+      const { status, body } = await refusal(`/api/search?q=air&limit=${value}`);
+      expect(status, value).toBe(400);
+      expect(body.error.details, value).toEqual([{ path: 'query.limit', message: 'must be an integer from 1 to 50' }]);
+    }
+  });
+
   it('limit=abc and limit=501 on /api/entities name 1 to 500', async () => {
     for (const value of ['abc', '501', '0', '2.5', '99999999999']) {
       const { status, body } = await refusal(`/api/entities?limit=${value}`);
