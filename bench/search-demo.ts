@@ -4,7 +4,8 @@
  * names with a typo, split or joined words, pasted Unicode), p50 and p95 per kind and over all, in
  * ms, two rounds after a warm-up round. The database is migrated and the demo data loaded if empty.
  *
- * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench_search_demo`).
+ * Environment: BENCH_DATABASE_URL (default the local server's `venture_bench_search_demo`), or
+ * BENCH_EMBEDDED_DIR: the embedded database in that folder instead (kept, so the demo data loads once).
  */
 import { openDatabase } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
@@ -14,6 +15,7 @@ import { searchDomain } from '../src/search/domain.ts';
 import { runSearch, SEARCH_KINDS } from '../src/search/statement.ts';
 import { searchCases } from '../test/helpers/search-cases.ts';
 
+const EMBEDDED_DIR = process.env.BENCH_EMBEDDED_DIR;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_bench_search_demo';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -23,8 +25,8 @@ const line = (label: string, samples: number[]) => {
   return `${label.padEnd(20)}${String(samples.length).padStart(6)}${at(sorted, 0.5).toFixed(2).padStart(8)}${at(sorted, 0.95).toFixed(2).padStart(8)}`;
 };
 
-await ensureDatabase(DATABASE_URL);
-const db = await openDatabase({ url: DATABASE_URL, poolSize: 2 });
+if (!EMBEDDED_DIR) await ensureDatabase(DATABASE_URL);
+const db = await openDatabase(EMBEDDED_DIR ? { dataDir: EMBEDDED_DIR, poolSize: 2 } : { url: DATABASE_URL, poolSize: 2 });
 try {
   await migrate(db.sql);
   await loadDemoDataIfEmpty(db, quiet as never);
@@ -37,7 +39,7 @@ try {
       if (round > 0) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), performance.now() - started]);
     }
   }
-  console.log(`\nsearch statement on the demo data, ${cases.length} typed queries × 2 rounds, ms\n`);
+  console.log(`\nsearch statement on the demo data (${EMBEDDED_DIR ? 'embedded' : 'PostgreSQL'}), ${cases.length} typed queries × 2 rounds, ms\n`);
   console.log(`${'kind'.padEnd(20)}${'n'.padStart(6)}${'p50'.padStart(8)}${'p95'.padStart(8)}`);
   for (const [kind, samples] of byKind) console.log(line(kind, samples));
   console.log(line('all', [...byKind.values()].flat()));
