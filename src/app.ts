@@ -35,7 +35,7 @@ import { createSite } from './http/site.ts';
 import { tokenRoute } from './http/token-route.ts';
 import type { Logger } from './logger.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.ts';
-import { buildOpenApiDocument } from './openapi/index.ts';
+import { buildOpenApiDocument, queryIntegerBounds } from './openapi/index.ts';
 import { readPackage } from './openapi/build.ts';
 import { createRestHandler } from './rest/handler.ts';
 import { loadOperations } from './rest/operations.ts';
@@ -117,6 +117,8 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
   const handleGraphQL = createGraphQLRequestHandler({ schema, createContext, runOperation, maskError, registry: metrics.registry });
   const operations = loadOperations(schema);
+  const openApi = buildOpenApiDocument({ schema, operations, routes, config });
+  const queryBounds = queryIntegerBounds(openApi);
   const handleRest = createRestHandler({
     routes,
     operations,
@@ -125,6 +127,8 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     compiledReads,
     authorize: (document, context) => authorizeOperation(document, context.principal, { schema }),
     rulesReadVariables: (document) => rulesReadVariables(document, schema),
+    // The ranges the document states: a refusal names the route's own (`limit`: 1 to 50), as a client reads it there.
+    queryBounds: (endpoint) => queryBounds.get(endpoint),
     onUnexpectedError: (error, request) => logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });
   const background = startBackgroundWork({
@@ -135,7 +139,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
   const mcp = createMcpEndpoint({ config, handle: handleRest, version: readPackage().version });
   const site = createSite({
     config, auth, sql: db.sql, replicas, metrics, graphiql, logger,
-    openApi: buildOpenApiDocument({ schema, operations, routes, config }),
+    openApi,
   });
 
   const front = createFront({

@@ -21,7 +21,7 @@ import type { CompiledReads } from '../graphql/use-compiled-reads.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { parseFieldSelection } from './envelope.ts';
 import { recordFieldNames, type PreparedOperations } from './operations.ts';
-import type { RestRequest } from './request.ts';
+import type { IntegerBounds, RestRequest } from './request.ts';
 import type { Route } from './routes.ts';
 import type { MaybePromise } from '../maybe-promise.ts';
 
@@ -43,6 +43,8 @@ interface CompiledRoute {
   fields: string[];
   /** Its plans made at start-up (compiled reads on, a query), and whether its access rules read variables. */
   prepared: PreparedOperation;
+  /** The ranges of its integer query parameters, for the messages that refuse them. */
+  bounds: IntegerBounds | undefined;
 }
 
 function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
@@ -72,6 +74,11 @@ export interface RestHandlerOptions {
    */
   authorize?(document: DocumentNode, context: GraphQLContext): void;
   rulesReadVariables?(document: DocumentNode): boolean;
+  /**
+   * The ranges of a route's integer query parameters (`GET /api/search` → limit 1 to 50), as the
+   * OpenAPI document states them: a parameter past its range is refused with it.
+   */
+  queryBounds?(endpoint: string): IntegerBounds | undefined;
   /** Compiled reads (COMPILED_READS): read routes are then planned at start-up. */
   compiledReads?: Pick<CompiledReads, 'prepare'> | undefined;
   onUnexpectedError(error: unknown, request: RestRequest): void;
@@ -94,6 +101,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     return {
       route,
       endpoint: `${route.method} ${route.path}`,
+      bounds: options.queryBounds?.(`${route.method} ${route.path}`),
       ...compilePath(route.path),
       document,
       operation: getOperationAST(document)!,
@@ -173,7 +181,7 @@ async function dispatch(
   }
   const nulAt = findNul(request.body, 'body');
   if (nulAt) throw validationError([{ path: nulAt, message: NUL_MESSAGE }]);
-  const variables = candidate.route.toVariables(request, params);
+  const variables = candidate.route.toVariables(request, params, candidate.bounds);
   const fields = parseFieldSelection(request, candidate.fields);
   const argumentsFrom = BODY_METHODS.has(request.method) ? 'body' : 'query';
   let result: ExecutionResult;

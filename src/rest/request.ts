@@ -35,6 +35,12 @@ export interface RestRequest {
 const INT_MIN = -2_147_483_648;
 const INT_MAX = 2_147_483_647;
 
+/**
+ * A route's integer query parameters and the range each takes (`limit`: 1 to the list's maximum), as
+ * /openapi.json states them; a parameter not listed takes any GraphQL Int (32 bits).
+ */
+export type IntegerBounds = Readonly<Record<string, { readonly min: number; readonly max: number }>>;
+
 /** Read by the handler itself (src/rest/envelope.ts), on every route that returns records. */
 const HANDLER_PARAMETERS = ['fields'];
 
@@ -47,7 +53,10 @@ export class QueryReader {
   /** The parameters read so far (a route reads a handful: an array, not a Set per request). */
   private readonly read: string[] = [];
 
-  constructor(private readonly query: Record<string, QueryValue>) {}
+  constructor(
+    private readonly query: Record<string, QueryValue>,
+    private readonly bounds: IntegerBounds = {},
+  ) {}
 
   string(name: string): string | undefined {
     this.read.push(name);
@@ -75,14 +84,20 @@ export class QueryReader {
     return values;
   }
 
-  /** `min`: the parameter's own lower bound (0 for an offset), so the message states its whole range. */
+  /**
+   * Refuses what is no GraphQL Int (32 bits, like the ids and counts a parameter stands for: `min`,
+   * 0 for an offset, to its maximum), stating the parameter's whole range: the route's when it has
+   * one (`limit=abc` on a list of at most 50 is `must be an integer from 1 to 50`). An Int past the
+   * route's range goes on to the operation, which refuses it with the same range after checking
+   * permissions (403 before 400).
+   */
   integer(name: string, min = INT_MIN): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
     const value = /^-?\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
-    // Every integer parameter is a GraphQL Int: 32 bits, like the ids and counts it stands for.
     if (!(value >= min && value <= INT_MAX)) {
-      this.details.push({ path: `query.${name}`, message: `must be an integer from ${min} to ${INT_MAX}` });
+      const range = this.bounds[name] ?? { min, max: INT_MAX };
+      this.details.push({ path: `query.${name}`, message: `must be an integer from ${range.min} to ${range.max}` });
       return undefined;
     }
     return value;

@@ -9,7 +9,7 @@ import '../api-schema.ts';
 import { AppError, validationError } from '../errors.ts';
 import { declaredResources, type HttpMethod, type RestKind, type RestRow } from '../schema/resource.ts';
 import { aggregateEnvelope, feedEnvelope, itemsEnvelope, listEnvelope, rankingEnvelope, recordEnvelope, type RestResult } from './envelope.ts';
-import { QueryReader, type RestRequest } from './request.ts';
+import { QueryReader, type IntegerBounds, type RestRequest } from './request.ts';
 
 export type { HttpMethod } from '../schema/resource.ts';
 
@@ -33,7 +33,8 @@ export interface Route {
   /** Query parameters named otherwise than the operation's arguments (error details use them). */
   argumentNames?: RestRow['argumentNames'];
   /** Request → operation variables; throws VALIDATION_ERROR (paths like `query.limit`, `path.id`). */
-  toVariables(request: RestRequest, params: Record<string, string>): Record<string, unknown>;
+  /** `bounds`: the ranges of the route's integer query parameters (RestHandlerOptions.queryBounds). */
+  toVariables(request: RestRequest, params: Record<string, string>, bounds?: IntegerBounds): Record<string, unknown>;
   /** Operation data → response; `fields` is the parsed `fields=` selection, if any. */
   toResult(data: Record<string, unknown>, fields: Set<string> | undefined): RestResult;
 }
@@ -131,8 +132,8 @@ function toRoute(resource: string, row: RestRow): Route {
     querySchema: row.querySchema,
     ...(row.aggregates ? { aggregates: row.aggregates } : {}),
     ...(row.argumentNames ? { argumentNames: row.argumentNames } : {}),
-    toVariables: (request, params) => {
-      const query = new QueryReader(request.query);
+    toVariables: (request, params, bounds) => {
+      const query = new QueryReader(request.query, bounds);
       // Path parameters (numeric ids unless the row takes them as text), then the query's, then the body's.
       const variables: Record<string, unknown> = {};
       for (const name in params) variables[name] = pathVariable(row, params, name);

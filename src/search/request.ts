@@ -20,6 +20,8 @@ export const SEARCH_PERMISSION: Readonly<Record<SearchKind, string>> = {
   founder: 'read:founders',
 };
 
+const LIMIT_RANGE = `must be an integer from 1 to ${SEARCH_LIMIT.max}`;
+
 /** The query of `GET /api/search` (the OpenAPI document's description of it too). */
 export const searchParameters = z.object({
   q: z
@@ -35,10 +37,10 @@ export const searchParameters = z.object({
     .optional()
     .describe(`Comma-separated kinds: ${SEARCH_KINDS.join(', ')}; default: every kind the caller may read`),
   limit: z
-    .number({ error: 'must be an integer' })
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(SEARCH_LIMIT.max, `must be at most ${SEARCH_LIMIT.max}`)
+    .number({ error: LIMIT_RANGE })
+    .int(LIMIT_RANGE)
+    .min(1, LIMIT_RANGE)
+    .max(SEARCH_LIMIT.max, LIMIT_RANGE)
     .default(SEARCH_LIMIT.default)
     .describe(`Hits to return, 1 to ${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default})`),
 });

@@ -48,7 +48,8 @@ const SearchHitType = builder.objectRef<SearchHit>('SearchHit').implement({
     name: t.exposeString('name'),
     matched: t.exposeString('matched', { description: 'The text that matched: the name, or the website when the query was its domain' }),
     score: t.exposeFloat('score', {
-      description: 'Match quality from 0 to 1: 1 the same name or website, 0.9 a name starting with the query, below 0.8 a similar name',
+      description:
+        'Match quality from 0 to 1: 1 the same name or website, 0.95 the same letters spaced otherwise, 0.9 a name starting with the query, below 0.8 a similar name; hits come in its order',
     }),
   }),
 });
@@ -60,7 +61,7 @@ const SearchPage = builder.objectRef<SearchResults['page']>('SearchPage').implem
 
 const SearchResultsType = builder.objectRef<SearchResults>('SearchResults').implement({
   extensions: SEARCH.owns(),
-  description: 'The best hits first: by match quality, then by prominence (money raised or invested, rounds, portfolio)',
+  description: 'The best hits first: by their score, then by prominence (money raised or invested, rounds, portfolio)',
   fields: (t) => ({
     data: t.field({ type: [SearchHitType], resolve: (results) => results.data }),
     page: t.field({ type: SearchPage, resolve: (results) => results.page }),

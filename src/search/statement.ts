@@ -3,14 +3,18 @@
  * database's `search_text()` writes them (the generated `search_name` columns), and the query is
  * normalised by the same function inside the statement, so the two never disagree.
  *
- * Per kind, three bounded tiers of candidates, each at most `limit` rows from an index:
+ * Per kind, bounded tiers of candidates, each a few rows from an index:
  * - exact: the normalised name equals the query (btree equality), score 1;
  * - prefix: the name starts with the query (a btree range of the list of distinct names, then each
  *   name's most prominent rows), score 0.9;
+ * - one edit (organisations): the names that share a spelling with the query in matching's
+ *   symmetric-deletion index (the name without spaces, or with one letter deleted): spacing alone
+ *   (`micro soft`, score 0.95) or one edit (`ubr` → Uber, which shares too few trigrams with it);
  * - fuzzy: trigram similarity of the whole name or of its words (GIN over the list of distinct names,
  *   then each name's rows by the btree), score 0.8 × similarity; only scanned when the prefix tier
  *   came back short of `limit`, since none of it could rank higher.
- * Within a tier the most funded come first (founders: by id); the hits are merged by score, then prominence.
+ * Within a tier the most funded come first (founders: by id); the hits are ordered by the score they
+ * show, then by prominence.
  */
 import type { CancelSignal, SqlClient } from '../db/client.ts';
 
@@ -58,6 +62,8 @@ interface Source {
   names: string;
   /** The function listing the names of `names` most similar to the query (the fuzzy tier's names). */
   similarNames: string;
+  /** The symmetric-deletion index of the source's names (spellings one edit apart share a row), if it has one. */
+  variants: string | null;
   /** The order of one name's rows in its btree, `cut`'s order: columns of `x`, each with its direction. */
   byName: string[];
 }
@@ -87,6 +93,7 @@ function sources(kinds: readonly SearchKind[]): Source[] {
       count: `(coalesce(${profile('portfolio_count')}, 0) + (SELECT count(*) FROM funding_rounds r WHERE r.entity_id = x.id))`,
       names: 'entity_search_names',
       similarNames: 'similar_entity_names',
+      variants: 'entity_name_variants',
       byName: ['total_funding_usd DESC', 'id'],
     });
   }
@@ -101,6 +108,7 @@ function sources(kinds: readonly SearchKind[]): Source[] {
       count: `(SELECT count(*) FROM ${COMPANIES_OF_FOUNDER})`,
       names: 'founder_search_names',
       similarNames: 'similar_founder_names',
+      variants: null,
       byName: ['id'],
     });
   }
@@ -109,9 +117,18 @@ function sources(kinds: readonly SearchKind[]): Source[] {
 
 /** `$1` the query, `$2` the limit, `$3` the domain (or null). The query is normalised once, in `q`. */
 const T = '(SELECT t FROM q)';
+/**
+ * The limit and the domain, read from `q` rather than as `$2` and `$3`: a custom plan of given
+ * values is then estimated as the generic plan is, so the server keeps the generic plan after five
+ * searches instead of planning every search again (several milliseconds, more than a search runs).
+ */
+const L = '(SELECT n FROM q)';
+const D = '(SELECT domain FROM q)';
 
 /** How many fuzzy candidates per source are scored by edit distance (trigram order picks them). */
 const FUZZY_POOL = 100;
+/** How many names one edit from the query (or spaced otherwise) are read: the closest first. */
+const VARIANT_NAMES = 40;
 
 /** The schemas of the two extensions the statement calls (tests' schemas do not have them on their path). */
 export interface ExtensionSchemas {
@@ -121,13 +138,14 @@ export interface ExtensionSchemas {
 
 /**
  * A fuzzy match's quality, 0..1: the better of trigram similarity (of the whole name, or of its best
- * word run) and edit distance, to the whole name or, one edit dearer, to its beginning (`stipe` is
- * one edit from `stripe`, a typo trigrams alone rank below `stion`).
+ * word run) and edit distance, to the whole name (spaced as written, or both without spaces) or, one
+ * edit dearer, to its beginning (`stipe` is one edit from `stripe`, a typo trigrams alone rank below `stion`).
  */
 function fuzzyQuality({ trgm, fuzzy }: ExtensionSchemas): string {
   const name = 'left(x.search_name, 255)';
   const edits = `least(${fuzzy}.levenshtein(${T}, ${name}), ${fuzzy}.levenshtein(${T}, left(${name}, length(${T}))) + 1,
-                       ${fuzzy}.levenshtein(${T}, left(${name}, length(${T}) + 1)) + 1)`;
+                       ${fuzzy}.levenshtein(${T}, left(${name}, length(${T}) + 1)) + 1,
+                       ${fuzzy}.levenshtein(replace(${T}, ' ', ''), replace(${name}, ' ', '')))`;
   const trigrams = `greatest(${trgm}.similarity(x.search_name, ${T}), ${trgm}.word_similarity(${T}, x.search_name))`;
   return `greatest(${trigrams}, 1 - ${edits}::float8 / greatest(length(${T}), 1))`;
 }
@@ -155,7 +173,7 @@ function rowsOfNames(source: Source, names: string, perName: string, first: stri
 function prefixTier(source: Source): string {
   const names = `${source.names} n`;
   const range = `WHERE ${T} <> '' AND n.name >= ${T} AND n.name < ${T} || chr(1114111)`;
-  return `${source.name}_prefix AS (${rowsOfNames(source, `(SELECT DISTINCT n.name FROM ${names} ${range}) n`, '$2', '', '$2')})`;
+  return `${source.name}_prefix AS (${rowsOfNames(source, `(SELECT DISTINCT n.name FROM ${names} ${range}) n`, L, '', L)})`;
 }
 
 /**
@@ -170,49 +188,69 @@ function fuzzyTier(source: Source): string {
   // Ordered here and by the same keys first below, so the rows are read name by name (an incremental
   // sort) and reading stops at FUZZY_POOL rows: the most similar name may alone fill the pool.
   const similar = `(SELECT n.name, n.similarity FROM ${source.similarNames}(${T}, ${FUZZY_POOL}) n
-      WHERE ${T} <> '' AND (SELECT count(*) FROM ${of}_prefix) < $2 ORDER BY n.similarity DESC, n.name) n`;
+      WHERE ${T} <> '' AND (SELECT count(*) FROM ${of}_prefix) < ${L} ORDER BY n.similarity DESC, n.name) n`;
   return `${of}_fuzzy AS (${rowsOfNames(source, similar, String(FUZZY_POOL), 'n.similarity DESC, n.name, ', String(FUZZY_POOL))})`;
+}
+
+/**
+ * The one-edit tier (a source with a variants index): the names sharing one of the query's spellings
+ * (match_name_variants(): the query without spaces, and with each letter deleted; none under 3 or
+ * over 32 letters), the same letters first, then by edit distance: VARIANT_NAMES names, each name's
+ * most prominent rows, `limit` rows in all. At most 33 index probes, whatever the query. The
+ * variants are of `q.t`, a column, not of the subquery T: only so does the planner inline the
+ * function, where a call plans its body again at every search (milliseconds).
+ */
+function variantTier(source: Source, { fuzzy }: ExtensionSchemas): string {
+  const names = `(SELECT n.name, n.rank FROM (
+      SELECT DISTINCT v.name, (replace(v.name, ' ', '') <> replace(${T}, ' ', ''))::int * 100 + ${fuzzy}.levenshtein(${T}, left(v.name, 255)) AS rank
+        FROM q CROSS JOIN LATERAL match_name_variants(q.t) p(variant)
+        CROSS JOIN LATERAL (SELECT l.name FROM ${source.variants} l WHERE l.variant = p.variant LIMIT ${VARIANT_NAMES}) v) n
+      ORDER BY n.rank, n.name LIMIT ${VARIANT_NAMES}) n`;
+  return `${source.name}_variants AS (${rowsOfNames(source, names, L, 'n.rank, n.name, ', L)})`;
 }
 
 /** The source's tiers and its scored hits, as CTEs named after the source. */
 function sourceCtes(source: Source, order: number, schemas: ExtensionSchemas): string[] {
+  const ranked = source.variants ? ['variants'] : [];
   const { name: of, from, live, prominence } = source;
   const tiers: [tier: string, where: string][] = [['exact', `(x.search_name COLLATE "C") = ${T}`]];
-  if (of === 'org') tiers.push(['domain', `$3::text IS NOT NULL AND x.website_domain = $3::text`]);
+  if (of === 'org') tiers.push(['domain', `${D} IS NOT NULL AND x.website_domain = ${D}`]);
   const ctes = tiers.map(([tier, where]) => {
     // A query that normalises to nothing (`!!!`) matches no name; the guard is a one-time filter.
     const named = tier === 'domain' ? '' : `${T} <> '' AND `;
-    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${source.cut}, x.id LIMIT $2)`;
+    return `${of}_${tier} AS (SELECT x.id FROM ${from} WHERE ${named}${live} AND ${where} ORDER BY ${source.cut}, x.id LIMIT ${L})`;
   });
-  ctes.push(prefixTier(source), fuzzyTier(source));
-  const candidates = [...tiers.map(([tier]) => tier), 'prefix', 'fuzzy'].map((tier) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
-  const byDomain = of === 'org' ? 'x.website_domain = $3::text' : 'false';
+  ctes.push(prefixTier(source), fuzzyTier(source), ...(source.variants ? [variantTier(source, schemas)] : []));
+  const candidates = [...tiers.map(([tier]) => tier), 'prefix', 'fuzzy', ...ranked].map((tier) => `SELECT id FROM ${of}_${tier}`).join(' UNION ');
+  const byDomain = of === 'org' ? `x.website_domain = ${D}` : 'false';
   // The text that matched: the website when the query was its domain.
   const matched = of === 'org' ? `CASE WHEN ${byDomain} THEN x.website ELSE x.name END` : 'x.name';
+  // Each candidate's row by its primary key (LIMIT 1 keeps the look-up a loop of index probes: a plan
+  // for any `limit` estimates candidates enough to hash the whole table instead).
   const hits = `${of}_hits AS (
     SELECT ${source.type}::text AS type, ${order} AS source_order, x.id, x.name, ${matched} AS matched,
-           round(CASE WHEN ${byDomain} OR x.search_name = ${T} THEN 1 WHEN starts_with(x.search_name, ${T}) THEN 0.9
+           round(CASE WHEN ${byDomain} OR x.search_name = ${T} THEN 1 WHEN replace(x.search_name, ' ', '') = replace(${T}, ' ', '') THEN 0.95
+                      WHEN starts_with(x.search_name, ${T}) THEN 0.9
                       ELSE 0.8 * ${fuzzyQuality(schemas)} END::numeric, 3) AS score,
            ${prominence} AS prominence, ${source.count} AS count
-      FROM ${from} JOIN (${candidates}) c ON c.id = x.id)`;
+      FROM (${candidates}) c CROSS JOIN LATERAL (SELECT * FROM ${from} WHERE x.id = c.id LIMIT 1) x)`;
   return [...ctes, hits];
 }
 
 /**
  * The statement's text for these kinds (one text per combination, so each is prepared once). Hits are
- * ordered by their score in steps of 0.1 first, so among names that match about as well the more
- * prominent comes first (`stripe` before `stipple` for `stipe`), then by the exact score.
+ * ordered by the score they show (rounded as shown), so a client reads them best first by either;
+ * among equal scores the more prominent comes first (`air`: Airbnb before AirWatch, both 0.9).
  */
 export function searchStatement(kinds: readonly SearchKind[], schemas: ExtensionSchemas): string {
   const quoted = { trgm: quoteIdentifier(schemas.trgm), fuzzy: quoteIdentifier(schemas.fuzzy) };
   const searched = sources(kinds);
   const ctes = searched.flatMap((source, order) => sourceCtes(source, order, quoted));
   const hits = searched.map((source) => `SELECT * FROM ${source.name}_hits`).join(' UNION ALL ');
-  // $3 is named here too, so every text takes the same three parameters.
-  return `WITH q AS (SELECT search_query($1::text) AS t, $3::text AS domain),
+  return `WITH q AS (SELECT search_query($1::text) AS t, $2::int AS n, $3::text AS domain),
     ${ctes.join(',\n')}
     SELECT type, id, name, matched, score::float8 AS score FROM (${hits}) h
-     ORDER BY round(score, 1) DESC, prominence DESC, count DESC, score DESC, source_order, type, id LIMIT $2`;
+     ORDER BY score DESC, prominence DESC, count DESC, source_order, type, id LIMIT ${L}`;
 }
 
 const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -1,6 +1,7 @@
 /**
  * GET /api/search and the `search` field on the demo data set (24k entities, as `npm start` loads it):
- * typos, prefixes, legal forms, accents, case and punctuation; kinds and permissions; limits and errors.
+ * typos, prefixes, legal forms, accents, case and punctuation, Unicode forms and invisible characters,
+ * split words; hits in the order of their scores; kinds and permissions; limits and errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
@@ -73,11 +74,11 @@ describe('matching names', () => {
     expect(typo).toBeLessThan(0.8);
   });
 
-  it('returns hits best first: by score in steps of 0.1, then by prominence', async () => {
+  it('returns hits best first: by the score shown, then by prominence', async () => {
     const found = await hits('air', '&limit=50');
     expect(found).toHaveLength(50);
     expect(found[0]!.name).toBe('Airbnb');
-    const scores = found.map((hit) => Math.round(hit.score * 10));
+    const scores = found.map((hit) => hit.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     // Every name starting with "air" is a prefix hit, and the most funded of them comes first.
     const funding = await app.db.sql.query<{ id: number; f: string }>(
@@ -88,6 +89,52 @@ describe('matching names', () => {
     const prefix = found.filter((hit) => hit.score === 0.9).map((hit) => byId.get(hit.id)!);
     expect(prefix.length).toBeGreaterThan(10);
     expect(prefix).toEqual([...prefix].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+  });
+
+  it.each(['stipe', 'deliveroo', 'micro soft', 'ubr', 'sequia capital', 'brian', 'health', 'robotics', 'data systems'])(
+    '%s: the hits in the order of the scores they show',
+    async (q) => {
+      const scores = (await hits(q, '&limit=50')).map((hit) => hit.score);
+      expect(scores.length).toBeGreaterThan(1);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    },
+  );
+
+  it('ranks Stripe first for stipe, then the others by their scores (it ranked Stion 0.48 above Stipple 0.533)', async () => {
+    const found = await hits('stipe');
+    expect(found[0]).toMatchObject({ name: 'Stripe', score: 0.64 });
+    expect(found.findIndex((hit) => hit.name === 'Stipple')).toBeLessThan(found.findIndex((hit) => hit.name === 'Stion'));
+  });
+
+  it('ranks the best-scoring hit of deliveroo first (it was fifth)', async () => {
+    const found = await hits('deliveroo');
+    expect(found[0]!.score).toBe(Math.max(...found.map((hit) => hit.score)));
+    expect(found[0]!.name).toBe('Delivered');
+  });
+
+  it.each([
+    ['ｓｔｒｉｐｅ', 'fullwidth letters'],
+    ['Ｓｔｒｉｐｅ，Ｉｎｃ．', 'fullwidth letters and punctuation'],
+    ['stri\u00adpe', 'a soft hyphen'],
+    ['str\u200bipe', 'a zero-width space'],
+    ['\ufeffstripe\u200d', 'a byte order mark and a zero-width joiner'],
+  ])('%s (%s) is the name Stripe', async (q, _what) => {
+    expect((await hits(q))[0]).toMatchObject({ name: 'Stripe', score: 1 });
+  });
+
+  it('folds a letter and its combining accent as the accented letter', async () => {
+    expect((await hits('Conde\u0301 Nast'))[0]).toMatchObject({ name: 'Condé Nast', score: 1 });
+  });
+
+  it('finds a word split in two (micro soft) or names run together, scored 0.95', async () => {
+    expect((await hits('micro soft'))[0]).toMatchObject({ name: 'Microsoft', score: 0.95 });
+    expect((await hits('drop box'))[0]).toMatchObject({ name: 'Dropbox', score: 0.95 });
+    expect((await hits('nestlehealthscience'))[0]).toMatchObject({ name: 'Nestlé Health Science', score: 0.95 });
+  });
+
+  it('finds a short name from a typo that shares too few trigrams with it (ubr → Uber)', async () => {
+    expect((await hits('ubr'))[0]).toMatchObject({ name: 'Uber', id: await idOf('Uber') });
+    expect((await hits('uebr'))[0]).toMatchObject({ name: 'Uber' });
   });
 
   it('finds nothing for a name that is not there, or a query of punctuation only', async () => {

@@ -6056,7 +6056,7 @@ export interface operations {
                             name: string;
                             /** @description The text that matched: the name, or the website when the query was its domain */
                             matched: string;
-                            /** @description Match quality from 0 to 1: 1 the same name or website, 0.9 a name starting with the query, below 0.8 a similar name */
+                            /** @description Match quality from 0 to 1: 1 the same name or website, 0.95 the same letters spaced otherwise, 0.9 a name starting with the query, below 0.8 a similar name; hits come in its order */
                             score: number;
                         }[];
                         page: {
