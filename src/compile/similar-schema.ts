@@ -16,6 +16,15 @@ import { parseWindow } from '../schema/list.ts';
 import { readListRequest } from '../schema/list-query.ts';
 import { replicaReads } from '../schema/resource.ts';
 import { similarStatement } from './similar-sql.ts';
+import type { WorkCharges } from '../graphql/work-charges.ts';
+
+/**
+ * The list fan-out budget (GRAPHQL_MAX_FAN_OUT records) one similar search costs, per entity it is
+ * asked on: measured (bench/similar-load.ts), a search takes about as long as reading this many records, so
+ * `entities(limit: 500) { data { similar { ... } } }` is refused before it runs while a short page is not.
+ */
+export const SIMILAR_SEARCH_CHARGE = 200;
+const CHARGED = { searchCharge: SIMILAR_SEARCH_CHARGE } satisfies WorkCharges;
 
 
 export interface SimilarReason {
@@ -101,6 +110,7 @@ builder.prismaObjectField('Entity', 'similar', (t) =>
   t.field({
     type: SimilarCompanies,
     description: DESCRIPTION,
+    extensions: CHARGED,
     args: similarArgs,
     resolve: async (entity, args, context) =>
       (await findSimilar(entity.id, args, context)) ?? { data: [], page: { limit: args.limit ?? SIMILAR_LIMIT.default } },
@@ -112,7 +122,7 @@ builder.queryFields((t) => ({
     type: SimilarCompanies,
     description: `${DESCRIPTION}. An unknown or deleted id is NOT_FOUND`,
     // OWN_STATEMENT: one statement answers it, the 404 included (src/compile/operation.ts).
-    extensions: { ...ENTITIES.reads, ...OWN_STATEMENT, ...replicaReads },
+    extensions: { ...ENTITIES.reads, ...OWN_STATEMENT, ...replicaReads, ...CHARGED },
     args: { id: t.arg.int({ required: true, description: 'The entity to find companies like' }), ...similarArgs },
     resolve: async (_root, { id, ...args }, context) => (await findSimilar(id, args, context)) ?? Promise.reject(notFound('Entity')),
   }),

@@ -27,6 +27,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
+import { chargesOf } from './work-charges.ts';
 
 /**
  * How many records a relation list returns per parent, for costing. Measured on the demo data (per
@@ -115,16 +116,19 @@ class FanOutCounter {
 
   private field(node: FieldNode, parent: GraphQLObjectType, multiplier: number, pageSize: number | undefined, budget: number): number {
     const definition = parent.getFields()[node.name.value];
-    if (!definition || !node.selectionSet) return 0;
+    if (!definition) return 0;
+    // A search per parent row (Entity.similar): its declared charge, once per row, whatever it selects.
+    const search = (chargesOf(definition.extensions).searchCharge ?? 0) * multiplier;
+    if (!node.selectionSet) return search;
     const target = getNamedType(definition.type);
-    if (!isObjectType(target)) return 0;
+    if (!isObjectType(target)) return search;
     const isList = isListType(getNullableType(definition.type));
     const limit = limitOf(node, this.variables) ?? (definition.args.some((arg) => arg.name === 'limit') ? DEFAULT_LIMIT : undefined);
     // A list with a `limit` has that many rows (`locations(limit:)`); a paged list (`entities(limit:)`)
     // returns one envelope whose `data` list holds `limit` rows; any other list, its fan-out.
     const size = isList ? (limit ?? pageSize ?? RELATION_FAN_OUT[`${parent.name}.${definition.name}`] ?? DEFAULT_FAN_OUT) : 1;
     const rows = multiplier * size;
-    return (isList ? rows : 0) + this.count(node.selectionSet, target, rows, isList ? undefined : limit, budget - 1);
+    return search + (isList ? rows : 0) + this.count(node.selectionSet, target, rows, isList ? undefined : limit, budget - 1);
   }
 }
 
