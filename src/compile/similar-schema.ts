@@ -16,6 +16,7 @@ import { parseWindow } from '../schema/list.ts';
 import { readListRequest } from '../schema/list-query.ts';
 import { replicaReads } from '../schema/resource.ts';
 import { similarStatement } from './similar-sql.ts';
+import { similarFieldSql } from './similar-select.ts';
 import type { WorkCharges } from '../graphql/work-charges.ts';
 
 /**
@@ -110,7 +111,8 @@ builder.prismaObjectField('Entity', 'similar', (t) =>
   t.field({
     type: SimilarCompanies,
     description: DESCRIPTION,
-    extensions: CHARGED,
+    // In a compiled read, a correlated subquery of the list's statement (similar-select.ts).
+    extensions: { ...CHARGED, compiled: similarFieldSql },
     args: similarArgs,
     resolve: async (entity, args, context) =>
       (await findSimilar(entity.id, args, context)) ?? { data: [], page: { limit: args.limit ?? SIMILAR_LIMIT.default } },
