@@ -18,6 +18,8 @@ let app: TestApp;
 let auth: TestCredentials;
 let similarSent = 0;
 let onSimilar: (() => void) | undefined;
+/** How long the whole request takes when its client stays. */
+let wholeMs = 0;
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -37,7 +39,9 @@ afterAll(async () => {
 
 it('answers the whole request when its client stays: one similar statement per entity', async () => {
   similarSent = 0;
+  const started = performance.now();
   const { status, body } = await auth.graphql(QUERY);
+  wholeMs = performance.now() - started;
   expect(status).toBe(200);
   expect(body.errors).toBeUndefined();
   expect(similarSent).toBe(ROWS);
@@ -56,8 +60,9 @@ it('sends none of the queued statements once the client has left, and serves the
   const record = await auth.fetch('/api/entities/1');
   const waited = performance.now() - started;
   expect(record.status).toBe(200);
-  // Behind the 24 statements queued it would have waited for all of them (the first test's request, in full).
-  expect(waited).toBeLessThan(1_000);
+  // Behind the 24 statements queued it would have waited for nearly the whole request (the first test's);
+  // it waits for the one in flight. Relative, so a loaded machine slows both alike.
+  expect(waited).toBeLessThan(wholeMs / 3);
 
   // What was sent by then is all that is ever sent: the one in flight as the client left, not the 25.
   const sentByThen = similarSent;
