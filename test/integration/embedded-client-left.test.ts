@@ -10,7 +10,7 @@ import { seedDatabase } from '../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
 
-// The most rows whose similar companies the fan-out budget lets through (src/compile/similar-schema.ts).
+// A page whose similar companies the fan-out budget lets through (src/compile/similar-schema.ts).
 const ROWS = 25;
 const QUERY = `{ entities(limit: ${ROWS}, sort: "id") { data { id similar(limit: 5, filter: "is_company:true") { data { id } } } } }`;
 
