@@ -22,10 +22,10 @@ import type { WorkCharges } from '../graphql/work-charges.ts';
 /**
  * The list fan-out budget (GRAPHQL_MAX_FAN_OUT records) one similar search costs, per entity it is
  * asked on. On the demo data a search takes 6 to 40 ms (by the machine's load), a record of a page
- * 0.01 to 0.05 ms: a search is worth about a thousand records. 800 keeps the default page of 25 with
- * every entity field two levels deep and its similar companies within the budget (24,150), lets at
- * most 30 searches through, and refuses `entities(limit: 500) { data { similar { ... } } }` before it
- * runs (bench/README.md, "Cost of a request").
+ * 0.01 to 0.05 ms: a search is worth about a thousand records. 800 (whatever the search selects: what
+ * it lists comes out of the search) keeps the default page of 25 with every entity field two levels
+ * deep and its similar companies within the budget, lets at most 31 searches through, and refuses
+ * `entities(limit: 500) { data { similar { ... } } }` before it runs (bench/README.md, "Cost of a request").
  */
 export const SIMILAR_SEARCH_CHARGE = 800;
 const CHARGED = { searchCharge: SIMILAR_SEARCH_CHARGE } satisfies WorkCharges;

@@ -117,18 +117,20 @@ class FanOutCounter {
   private field(node: FieldNode, parent: GraphQLObjectType, multiplier: number, pageSize: number | undefined, budget: number): number {
     const definition = parent.getFields()[node.name.value];
     if (!definition) return 0;
-    // A search per parent row (Entity.similar): its declared charge, once per row, whatever it selects.
-    const search = (chargesOf(definition.extensions).searchCharge ?? 0) * multiplier;
-    if (!node.selectionSet) return search;
+    // A search per parent row (Entity.similar): its declared charge, once per row, whatever it selects
+    // (the companies and reasons it lists come out of the search, not out of reads of their own).
+    const search = chargesOf(definition.extensions).searchCharge;
+    if (search !== undefined) return search * multiplier;
+    if (!node.selectionSet) return 0;
     const target = getNamedType(definition.type);
-    if (!isObjectType(target)) return search;
+    if (!isObjectType(target)) return 0;
     const isList = isListType(getNullableType(definition.type));
     const limit = limitOf(node, this.variables) ?? (definition.args.some((arg) => arg.name === 'limit') ? DEFAULT_LIMIT : undefined);
     // A list with a `limit` has that many rows (`locations(limit:)`); a paged list (`entities(limit:)`)
     // returns one envelope whose `data` list holds `limit` rows; any other list, its fan-out.
     const size = isList ? (limit ?? pageSize ?? RELATION_FAN_OUT[`${parent.name}.${definition.name}`] ?? DEFAULT_FAN_OUT) : 1;
     const rows = multiplier * size;
-    return search + (isList ? rows : 0) + this.count(node.selectionSet, target, rows, isList ? undefined : limit, budget - 1);
+    return (isList ? rows : 0) + this.count(node.selectionSet, target, rows, isList ? undefined : limit, budget - 1);
   }
 }
 

@@ -1,6 +1,6 @@
 // The list fan-out cost: a document is refused before any resolver runs when its lists, multiplied
 // through, could read more records than GRAPHQL_MAX_FAN_OUT allows; what is accepted finishes quickly.
-import { getOperationAST, parse, print } from 'graphql';
+import { getNamedType, getOperationAST, isObjectType, parse, print, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../src/data/seed/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -42,12 +42,25 @@ describe('the cost of a document', () => {
     expect(costOf(query, {})).toBe(25 + 25 * tags);
   });
 
-  it('charges similar as a search per parent row, beside the rows it lists', () => {
-    expect(costOf('{ entity(id: 1) { similar(limit: 5) { data { id } } } }')).toBe(SIMILAR_SEARCH_CHARGE + 5);
+  it('charges similar as a search per parent row, whatever it selects', () => {
+    expect(costOf('{ entity(id: 1) { similar(limit: 5) { data { id reasons { kind } } } } }')).toBe(SIMILAR_SEARCH_CHARGE);
     expect(costOf('{ entities(limit: 4) { data { similar { page { limit } } } } }')).toBe(4 + 4 * SIMILAR_SEARCH_CHARGE);
-    expect(costOf('{ similarEntities(id: 1, limit: 3) { data { id } } }')).toBe(SIMILAR_SEARCH_CHARGE + 3);
+    expect(costOf('{ similarEntities(id: 1, limit: 3) { data { id } } }')).toBe(SIMILAR_SEARCH_CHARGE);
     // The list of 500 the issue names costs more than the budget whatever similar selects.
     expect(costOf('{ entities(limit: 500) { data { similar { page { limit } } } } }')).toBeGreaterThan(MAX_FAN_OUT_COST);
+    // The default page with every entity field two levels deep and its similar companies passes.
+    const entity = getNamedType(getSchema().getQueryType()!.getFields().entity!.type) as GraphQLObjectType;
+    const everything = (type: GraphQLObjectType, depth: number): string =>
+      Object.values(type.getFields())
+        .filter((field) => field.args.length === 0)
+        .flatMap((field) => {
+          const named = getNamedType(field.type);
+          if (!isObjectType(named)) return [field.name];
+          return depth > 1 ? [`${field.name} { ${everything(named, depth - 1)} }`] : [];
+        })
+        .join(' ');
+    const similar = 'similar { data { id name score reasons { kind detail weight } } page { limit } }';
+    expect(costOf(`{ entities { data { ${everything(entity, 2)} ${similar} } } }`)).toBeLessThanOrEqual(MAX_FAN_OUT_COST);
   });
 
   it('counts the records of every match field together: aliases, fragments, variables', () => {
