@@ -34,8 +34,8 @@ export interface SelectionScope {
 }
 
 /**
- * A field that declares its own SQL (\`extensions.compiled\`): the JSON value of the field for the row
- * at \`alias\`, or NotCompiled. Its resolver stays the reference the answer must equal.
+ * A field that declares its own SQL (`extensions.compiled`): the JSON value of the field for the row
+ * at `alias`, or NotCompiled. Its resolver stays the reference the answer must equal.
  */
 export type CompiledField = (scope: SelectionScope, alias: string, nodes: readonly FieldNode[], field: GraphQLField<unknown, unknown>) => string;
 

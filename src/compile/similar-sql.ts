@@ -100,7 +100,7 @@ export interface SimilarInputs {
 }
 
 /**
- * The statement's WITH clause, up to \`best\` (the top \`limit\` companies). \`source\` may be a column of
+ * The statement's WITH clause, up to `best` (the top `limit` companies). `source` may be a column of
  * an outer query's row: the clause is then a correlated subquery, evaluated per row of a list
  * (src/compile/similar-select.ts), so a list's similar companies are one statement.
  */
@@ -246,7 +246,7 @@ export function similarCtes(statement: Statement, { source, top, investors, prun
 )`;
 }
 
-/** The answer's companies best first, as JSON (read after similarCtes): \`[{id, name, score, reasons: [{kind, detail, weight}]}]\`. */
+/** The answer's companies best first, as JSON (read after similarCtes): `[{id, name, score, reasons: [{kind, detail, weight}]}]`. */
 export const SIMILAR_ROWS = `(SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
      ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)`;
 

@@ -70,8 +70,8 @@ export class Statement {
   }
 
   /**
-   * \`$n\` for a value known only per request (a variable's value, the caller's permissions) in a part
-   * written once per operation (a selection): \`bindLate\` reads it before each run. \`value\` may throw the
+   * `$n` for a value known only per request (a variable's value, the caller's permissions) in a part
+   * written once per operation (a selection): `bindLate` reads it before each run. `value` may throw the
    * AppError the resolvers would raise; the request then goes to them.
    */
   late(value: (context: GraphQLContext, variables: Readonly<Record<string, unknown>>) => unknown): string {
