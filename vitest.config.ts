@@ -35,8 +35,8 @@ export default defineConfig({
           name: 'postgres',
           env: { TEST_DATABASE: 'postgres', TEST_POSTGRES_URL: postgresUrl },
           // Pure tests (no database), the browser tests (pages, not SQL) and the embedded database's own
-          // lock and statement timeout gain nothing from a second run.
-          exclude: ['test/unit/**', 'test/browser/**', 'test/integration/data-dir-lock.test.ts', 'test/integration/embedded-statement-timeout.test.ts', 'node_modules/**'],
+          // lock, statement timeout and client-left stop gain nothing from a second run.
+          exclude: ['test/unit/**', 'test/browser/**', 'test/integration/data-dir-lock.test.ts', 'test/integration/embedded-statement-timeout.test.ts', 'test/integration/embedded-client-left.test.ts', 'node_modules/**'],
         },
       },
     ],

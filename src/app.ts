@@ -46,6 +46,7 @@ import { declaredTenantRules } from './schema/resource.ts';
 import { countRequests } from './usage/count-requests.ts';
 import type { UsageCounter } from './usage/counter.ts';
 import type { PartitionMaintenance } from './usage/partitions.ts';
+import { MATCH_MAX_RECORDS } from './match/input.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -113,7 +114,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
   });
   const compiledReads = config.COMPILED_READS ? createCompiledReads(logger, metrics.registry, schema, readModels()) : undefined;
   const maskError = createErrorMasker(logger);
-  const runOperation = createOperationRunner({ schema, compiledReads, readRouting, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, maskError });
+  const runOperation = createOperationRunner({ schema, compiledReads, readRouting, maxFanOut: config.GRAPHQL_MAX_FAN_OUT, maxBatchRecords: MATCH_MAX_RECORDS, maskError });
   const graphiql = config.GRAPHIQL ? graphiqlSite() : undefined;
   const handleGraphQL = createGraphQLRequestHandler({ schema, createContext, runOperation, maskError, registry: metrics.registry });
   const operations = loadOperations(schema);

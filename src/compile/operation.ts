@@ -24,7 +24,7 @@ import { JsonText } from './json-text.ts';
 import { readList, type CompiledList } from './list.ts';
 import type { Model, Models } from './model.ts';
 import { collectFields, objectOfFields, subfields, type SelectionScope } from './select.ts';
-import { column, NotCompiled, Statement, table } from './statement.ts';
+import { bindLate, column, NotCompiled, Statement, table } from './statement.ts';
 import { whereSql } from './where.ts';
 import { toParameter } from '../values/codecs.ts';
 import { INVALID, readArguments, readVariables, type Variables } from './variables.ts';
@@ -96,15 +96,19 @@ export function compileOperation(
     if (!field) throw new NotCompiled('root_field', `root field ${nodes[0]!.name.value}`);
     return { key, args: readArguments(field, nodes[0]!), read: compileRoot(scope, field, nodes) };
   });
-  const selectionParams = scope.statement.params;
+  const written = scope.statement.params;
   const [only] = roots;
   if (roots.length === 1) {
     // The usual operation, one root field: its statement's promise, mapped, rather than an async loop.
-    return { read: (context, variables) => only!.read(context, only!.args(variables), selectionParams).then((value) => ({ [only!.key]: value })) };
+    return {
+      read: (context, variables) =>
+        only!.read(context, only!.args(variables), bindLate(written, context, variables)).then((value) => ({ [only!.key]: value })),
+    };
   }
   return {
     read: async (context, requestVariables) => {
       const data: Record<string, unknown> = {};
+      const selectionParams = bindLate(written, context, requestVariables);
       // One statement per root field, one after another: a request holds one connection at a time.
       for (const root of roots) {
         data[root.key] = await root.read(context, root.args(requestVariables), selectionParams);
@@ -191,7 +195,8 @@ function compileRecordRoot(scope: SelectionScope, field: GraphQLField<unknown, u
     context.sql.prepared<{ j: string }>(sql, params, context.signal).then(recordOf);
   return (context, args, selectionParams) => {
     if (template) {
-      const params = [...template.params];
+      // The selection's parameters come first: this request's, late ones bound.
+      const params = [...selectionParams, ...template.params.slice(selectionParams.length)];
       params[template.idAt] = toParameter(args.id);
       return read(context, template.sql, params);
     }

@@ -33,6 +33,12 @@ export interface SelectionScope {
   variables: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A field that declares its own SQL (`extensions.compiled`): the JSON value of the field for the row
+ * at `alias`, or NotCompiled. Its resolver stays the reference the answer must equal.
+ */
+export type CompiledField = (scope: SelectionScope, alias: string, nodes: readonly FieldNode[], field: GraphQLField<unknown, unknown>) => string;
+
 /** The fields of a selection by response key, fragments inlined and @skip/@include applied. */
 export function collectFields(
   scope: SelectionScope,
@@ -113,8 +119,10 @@ function fieldSql(scope: SelectionScope, type: GraphQLObjectType, model: Model, 
   if (name === '__typename') return `'${type.name}'::text`;
   const field = type.getFields()[name];
   if (!field) throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
+  const { follow, compiled } = field.extensions as { follow?: FollowPath; compiled?: CompiledField };
+  // A field that writes its own SQL reads its own arguments (Entity.similar: src/compile/similar-select.ts).
+  if (compiled) return compiled(scope, alias, nodes, field);
   if (nodes.some((node) => node.arguments?.length)) throw new NotCompiled('field_arguments', `arguments on ${type.name}.${name}`);
-  const { follow } = field.extensions as { follow?: FollowPath };
   if (follow) return pathSql(scope, field, model, alias, follow, nodes);
   throw new NotCompiled('computed_field', `field ${type.name}.${name}`);
 }

@@ -16,6 +16,19 @@ import { parseWindow } from '../schema/list.ts';
 import { readListRequest } from '../schema/list-query.ts';
 import { replicaReads } from '../schema/resource.ts';
 import { similarStatement } from './similar-sql.ts';
+import { similarFieldSql } from './similar-select.ts';
+import type { WorkCharges } from '../graphql/work-charges.ts';
+
+/**
+ * The list fan-out budget (GRAPHQL_MAX_FAN_OUT records) one similar search costs, per entity it is
+ * asked on. On the demo data a search takes 6 to 40 ms (by the machine's load), a record of a page
+ * 0.01 to 0.05 ms: a search is worth about a thousand records. 800 (whatever the search selects: what
+ * it lists comes out of the search) keeps the default page of 25 with every entity field two levels
+ * deep and its similar companies within the budget, lets at most 31 searches through, and refuses
+ * `entities(limit: 500) { data { similar { ... } } }` before it runs (bench/README.md, "Cost of a request").
+ */
+export const SIMILAR_SEARCH_CHARGE = 800;
+const CHARGED = { searchCharge: SIMILAR_SEARCH_CHARGE } satisfies WorkCharges;
 
 
 /** What a similar company's score is made of, a reason each. */
@@ -104,6 +117,8 @@ builder.prismaObjectField('Entity', 'similar', (t) =>
   t.field({
     type: SimilarCompanies,
     description: DESCRIPTION,
+    // In a compiled read, a correlated subquery of the list's statement (similar-select.ts).
+    extensions: { ...CHARGED, compiled: similarFieldSql },
     args: similarArgs,
     resolve: async (entity, args, context) =>
       (await findSimilar(entity.id, args, context)) ?? { data: [], page: { limit: args.limit ?? SIMILAR_LIMIT.default } },
@@ -115,7 +130,7 @@ builder.queryFields((t) => ({
     type: SimilarCompanies,
     description: `${DESCRIPTION}. An unknown or deleted id is NOT_FOUND`,
     // OWN_STATEMENT: one statement answers it, the 404 included (src/compile/operation.ts).
-    extensions: { ...ENTITIES.reads, ...OWN_STATEMENT, ...replicaReads },
+    extensions: { ...ENTITIES.reads, ...OWN_STATEMENT, ...replicaReads, ...CHARGED },
     args: { id: t.arg.int({ required: true, description: 'The entity to find companies like' }), ...similarArgs },
     resolve: async (_root, { id, ...args }, context) => (await findSimilar(id, args, context)) ?? Promise.reject(notFound('Entity')),
   }),

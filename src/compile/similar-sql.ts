@@ -82,10 +82,29 @@ export function similarStatement(
   models: Models, id: number, limit: number, withInvestors: boolean, where: object, prune = true,
 ): SimilarStatement {
   const statement = new Statement(models);
-  const source = statement.param(id);
-  const top = statement.param(limit);
-  const investors = statement.param(withInvestors);
-  const pruning = statement.param(prune);
+  const inputs = { source: statement.param(id), top: statement.param(limit), investors: statement.param(withInvestors), pruning: statement.param(prune) };
+  const sql = `${similarCtes(statement, inputs, where)}
+SELECT (SELECT count(*) FROM src)::int AS found, ${SIMILAR_ROWS}::text AS rows,
+  (SELECT json_build_object('pruned', coalesce(mode.pruned, false), 'near', mode.pruned AND mode.near, 'bound', ${units('mode.l')},
+     'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM cand) + (SELECT count(*) FROM shared))
+     FROM mode)::text AS plan`;
+  return { sql, params: statement.params };
+}
+
+/** SQL expressions of the statement's inputs: the source entity's id (a parameter, or a column of an outer row), the limit, two booleans. */
+export interface SimilarInputs {
+  source: string;
+  top: string;
+  investors: string;
+  pruning: string;
+}
+
+/**
+ * The statement's WITH clause, up to `best` (the top `limit` companies). `source` may be a column of
+ * an outer query's row: the clause is then a correlated subquery, evaluated per row of a list
+ * (src/compile/similar-select.ts), so a list's similar companies are one statement.
+ */
+export function similarCtes(statement: Statement, { source, top, investors, pruning }: SimilarInputs, where: object): string {
   // Candidates are live companies other than the source, narrowed by the client's filter.
   const liveOnly = onlyLiveness(where);
   const eligible = `c.deleted_at IS NULL AND c.is_company AND c.id <> ${source}::int AND ${whereSql(statement, statement.model('Entity'), 'c', where)}`;
@@ -108,8 +127,7 @@ export function similarStatement(
          AND ${p}.launch_year BETWEEN src.launch_year - 1 AND src.launch_year + 1`;
   // The weight of the source's tags among `tags` (a similarity_profiles array).
   const tagShare = (tags: string) => `coalesce((SELECT sum(q.w) FROM st q WHERE q.ref = ANY ((${tags})::int[])), 0)`;
-  const sql = `
-WITH src AS (
+  return `WITH src AS (
   SELECT e.id, e.hq_country, e.hq_city, e.launch_year FROM entities e WHERE e.id = ${source}::int AND e.deleted_at IS NULL
 ), corpus AS (
   SELECT greatest(max(s.active_entities), 1)::float8 AS n FROM entity_stats s
@@ -225,15 +243,12 @@ WITH src AS (
      FROM (SELECT * FROM cand ORDER BY score DESC, id) k
      CROSS JOIN LATERAL (SELECT c.* FROM entities c WHERE c.id = k.id AND ${eligible} OFFSET 0) c
     ORDER BY k.score DESC, k.id LIMIT ${top}::int)
-)
-SELECT (SELECT count(*) FROM src)::int AS found,
-  (SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
-     ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)::text AS rows,
-  (SELECT json_build_object('pruned', coalesce(mode.pruned, false), 'near', mode.pruned AND mode.near, 'bound', ${units('mode.l')},
-     'subsets', (SELECT coalesce(json_agg(m.tags), '[]'::json) FROM subsets m), 'examined', (SELECT count(*) FROM cand) + (SELECT count(*) FROM shared))
-     FROM mode)::text AS plan`;
-  return { sql, params: statement.params };
+)`;
 }
+
+/** The answer's companies best first, as JSON (read after similarCtes): `[{id, name, score, reasons: [{kind, detail, weight}]}]`. */
+export const SIMILAR_ROWS = `(SELECT coalesce(json_agg(json_build_object('id', b.id, 'name', b.name, 'score', ${units('b.score')}, 'reasons', ${reasons()})
+     ORDER BY b.score DESC, b.id), '[]'::json) FROM best b CROSS JOIN src)`;
 
 /** Whether a where input asks no more than that the entity is not deleted (the list's own scope). */
 function onlyLiveness(where: unknown): boolean {

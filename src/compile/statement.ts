@@ -4,6 +4,7 @@
  */
 import { quoteIdentifier } from '../db/client.ts';
 import type { Models, Model } from './model.ts';
+import type { GraphQLContext } from '../schema/context.ts';
 import { toParameter } from '../values/codecs.ts';
 
 /**
@@ -68,6 +69,16 @@ export class Statement {
     return `$${this.params.length}`;
   }
 
+  /**
+   * `$n` for a value known only per request (a variable's value, the caller's permissions) in a part
+   * written once per operation (a selection): `bindLate` reads it before each run. `value` may throw the
+   * AppError the resolvers would raise; the request then goes to them.
+   */
+  late(value: (context: GraphQLContext, variables: Readonly<Record<string, unknown>>) => unknown): string {
+    this.params.push(new LateParam(value));
+    return `$${this.params.length}`;
+  }
+
   alias(): string {
     this.aliases += 1;
     return `${this.aliasPrefix}${this.aliases}`;
@@ -78,6 +89,25 @@ export class Statement {
     if (!model) throw new NotCompiled('relation', `model ${name}`);
     return model;
   }
+}
+
+/** A parameter whose value each request gives (Statement.late). */
+export class LateParam {
+  constructor(readonly value: (context: GraphQLContext, variables: Readonly<Record<string, unknown>>) => unknown) {}
+}
+
+const withLate = new WeakMap<readonly unknown[], boolean>();
+/** Whether a selection's parameters hold late ones: looked at once per array, not per request. */
+function hasLate(params: readonly unknown[]): boolean {
+  let late = withLate.get(params);
+  if (late === undefined) withLate.set(params, (late = params.some((param) => param instanceof LateParam)));
+  return late;
+}
+
+/** The parameters with each request's values in place of the late ones; the same array when there are none. */
+export function bindLate(params: readonly unknown[], context: GraphQLContext, variables: Readonly<Record<string, unknown>>): readonly unknown[] {
+  if (!hasLate(params)) return params;
+  return params.map((param) => (param instanceof LateParam ? toParameter(param.value(context, variables)) : param));
 }
 
 export const column = (alias: string, name: string): string => `${alias}.${quoteIdentifier(name)}`;

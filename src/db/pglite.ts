@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { Mutex, type PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { listenPglite } from '../sql/listen.ts';
 import { STREAM_BATCH_ROWS, streamPglite } from './cursor.ts';
@@ -14,6 +14,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { RemotePGlite } from './pglite-remote.ts';
 import { createPrismaClient } from './prisma-client.ts';
 import type { CancelSignal, Database, DatabaseOptions, SqlClient } from './types.ts';
+import { ClientLeftBeforeStatement } from './unavailable.ts';
 
 /** The temporary folders of in-memory databases still open: removed at exit too, when one is never closed. */
 const temporaryFolders = new Set<string>();
@@ -57,16 +58,33 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
   // The adapter asks for PGlite's class; it uses query, exec and transaction, which this one has.
   const prisma = createPrismaClient(new PrismaPGlite(pglite as unknown as PGlite), options);
 
+  // The one session cannot cancel the statement it runs (no second session to send the cancel from),
+  // so a read whose client left is stopped where it can be: before it is sent. Reads take turns here,
+  // and each looks at its signal when its turn comes, so a request that queued many statements (a
+  // list's similar companies by the resolvers, a match batch) sends none once its client has gone,
+  // and the requests behind them are served (docs/operations.md).
+  const readTurns = new Mutex();
+  const unlessLeft = <T,>(signal: CancelSignal | undefined, read: () => Promise<T>): Promise<T> => {
+    if (signal?.aborted) return Promise.reject(new ClientLeftBeforeStatement());
+    if (!signal) return read();
+    return readTurns.runExclusive(() => (signal.aborted ? Promise.reject(new ClientLeftBeforeStatement()) : read()));
+  };
   const sql: SqlClient = {
     exec: async (text) => void (await pglite.exec(text)),
     query: async <Row,>(text: string, params: unknown[] = []) => (await pglite.query<Row>(text, params)).rows,
-    prepared: async <Row,>(text: string, params: readonly unknown[]) => {
+    prepared: <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal) =>
+      unlessLeft(signal, async () => {
+        options.onQuery?.(text);
+        return (await pglite.query<Row>(text, [...params])).rows;
+      }),
+    stream: <Row,>(text: string, params: readonly unknown[], signal?: CancelSignal, batchRows = STREAM_BATCH_ROWS) => {
       options.onQuery?.(text);
-      return (await pglite.query<Row>(text, [...params])).rows;
-    },
-    stream: <Row,>(text: string, params: readonly unknown[], _signal?: CancelSignal, batchRows = STREAM_BATCH_ROWS) => {
-      options.onQuery?.(text);
-      return streamPglite<Row>(pglite, text, params, batchRows);
+      if (!signal) return streamPglite<Row>(pglite, text, params, batchRows);
+      return (async function* () {
+        // As on PostgreSQL (src/db/postgres.ts): an export whose client left before it began is not run.
+        if (signal.aborted) throw new ClientLeftBeforeStatement();
+        yield* streamPglite<Row>(pglite, text, params, batchRows);
+      })();
     },
     transaction: (work) =>
       pglite.transaction((tx) =>

@@ -26,7 +26,7 @@ export interface SqlClient {
    * A read the database parses and plans once per connection (named by the text's digest, as Prisma's
    * statements are): the compiled reads (src/compile), whose texts repeat with the operation. When
    * `signal` aborts (the client left), PostgreSQL cancels the statement; the embedded database has
-   * no second session to cancel from and lets it finish.
+   * no second session to cancel from and lets it finish, but sends no read of that client after it.
    */
   prepared<Row = Record<string, unknown>>(sql: string, params: readonly unknown[], signal?: CancelSignal): Promise<Row[]>;
   /**

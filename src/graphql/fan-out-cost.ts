@@ -27,6 +27,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { DEFAULT_LIMIT } from '../schema/list.ts';
+import { chargesOf } from './work-charges.ts';
 
 /**
  * How many records a relation list returns per parent, for costing. Measured on the demo data (per
@@ -115,7 +116,12 @@ class FanOutCounter {
 
   private field(node: FieldNode, parent: GraphQLObjectType, multiplier: number, pageSize: number | undefined, budget: number): number {
     const definition = parent.getFields()[node.name.value];
-    if (!definition || !node.selectionSet) return 0;
+    if (!definition) return 0;
+    // A search per parent row (Entity.similar): its declared charge, once per row, whatever it selects
+    // (the companies and reasons it lists come out of the search, not out of reads of their own).
+    const search = chargesOf(definition.extensions).searchCharge;
+    if (search !== undefined) return search * multiplier;
+    if (!node.selectionSet) return 0;
     const target = getNamedType(definition.type);
     if (!isObjectType(target)) return 0;
     const isList = isListType(getNullableType(definition.type));

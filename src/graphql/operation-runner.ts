@@ -3,7 +3,8 @@
  * src/graphql/graphql-request.ts) and MCP's tools (through REST) all run
  * here, with their checks in one order, made once:
  *   1. the access rules with the variables (an operation's rules may read them: filters, new keys);
- *   2. the fan-out limit, for documents a client wrote (REST's are bounded by their routes);
+ *   2. the limits of documents a client wrote (REST's are bounded by their routes): the records of
+ *      every batch field together (`match`: work-charges.ts), then the fan-out (searches included);
  *   3. read routing: the replica or the primary, for the whole operation;
  *   4. the compiled plan, when the operation is a query it covers; else
  *   5. the resolvers (graphql-js `execute`), whose errors are masked as every GraphQL error is.
@@ -16,6 +17,7 @@ import { findAppError, toGraphQLError } from '../errors.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { fanOutCost, overLimit } from './fan-out-cost.ts';
 import type { ErrorMasker } from './mask-error.ts';
+import { batchRecords, overBatchBudget } from './work-charges.ts';
 import { isPureIntrospection } from './public-introspection.ts';
 import type { ReadRouting } from './read-routing.ts';
 import { FELL_BACK, type CompiledReads, type PreparedRead } from './use-compiled-reads.ts';
@@ -43,6 +45,8 @@ export interface OperationRunnerOptions {
   readRouting: ReadRouting | undefined;
   /** GRAPHQL_MAX_FAN_OUT: records a document may reach. */
   maxFanOut: number;
+  /** Records the batch fields (`match`) of one request may hold together. */
+  maxBatchRecords: number;
   maskError: ErrorMasker;
 }
 
@@ -74,6 +78,8 @@ export function createOperationRunner(options: OperationRunnerOptions): Operatio
     const refused = refusal(schema, request, context);
     if (refused) return refused;
     if (!prepared) {
+      const records = batchRecords(schema, document, operation, request.variables);
+      if (records > options.maxBatchRecords) return { errors: [overBatchBudget(records, options.maxBatchRecords)] };
       const cost = costOf(document, operation, request.variables);
       if (cost > options.maxFanOut) return { errors: [overLimit(cost, options.maxFanOut)] };
     }

@@ -3,6 +3,7 @@
  * (docs/finding-companies.md, "Matching a CRM export"). A query: it reads and changes nothing.
  */
 import { OWN_STATEMENT } from '../compile/operation.ts';
+import type { WorkCharges } from '../graphql/work-charges.ts';
 import { MATCH_COMPARED_INPUTS, MATCH_IDENTIFYING_INPUTS, MATCH_MAX_RECORDS, matchBodySchema, readMatchRequest } from './input.ts';
 import { runMatch } from './run.ts';
 import { CANDIDATE_FLOOR, MATCH_THRESHOLD, type Candidate, type MatchResult, type Reason } from './score.ts';
@@ -74,7 +75,8 @@ const MatchResults = builder.objectRef<{ data: MatchResult[] }>('MatchResults').
 builder.queryFields((t) => ({
   match: t.field({
     type: MatchResults,
-    extensions: { ...MATCH.reads, ...OWN_STATEMENT },
+    // Every match field of a request draws on one budget of MATCH_MAX_RECORDS records (src/graphql/work-charges.ts).
+    extensions: { ...MATCH.reads, ...OWN_STATEMENT, ...({ batchRecords: 'records' } satisfies WorkCharges) },
     description: `Matches up to ${MATCH_MAX_RECORDS} of your records (${[...MATCH_COMPARED_INPUTS, 'metadata'].join(', ')}) to entities`,
     args: {
       records: t.arg({ type: ['JSON'], required: true, description: `1 to ${MATCH_MAX_RECORDS} records, each with at least one of ${MATCH_IDENTIFYING_INPUTS.join(', ')}` }),

@@ -281,6 +281,16 @@ describe('GraphQL', () => {
     expect(reads).toHaveLength(1);
     expect(reads[0]).toContain('row_to_json');
 
+    // With the similar companies of a list's every row: still one statement, not one more per row.
+    statements.length = 0;
+    const listWithSimilar = `{ entities(limit: 10) { data { ${selectEverything(entityType, 2)} similar(limit: 3) { data { id score reasons { kind weight } } } } } }`;
+    await expectPath(listWithSimilar, COMPILED, async () => {
+      expect((await compiled.auth.graphql(listWithSimilar)).body.errors).toBeUndefined();
+    });
+    const withSimilar = statements.filter((sql) => /^\s*(SELECT|WITH)/i.test(sql));
+    expect(withSimilar).toHaveLength(1);
+    expect(withSimilar[0]).toContain('similarity_profiles');
+
     // Entity.investors walks two list relations (rounds, then their investors), in their declared orders.
     await sameOverGraphQL(`{ entities(limit: 40, sort: "-total_funding_usd") { data { id investors { id name portfolio { id } } } } }`);
 
@@ -291,6 +301,50 @@ describe('GraphQL', () => {
     const fallback = compiled.app.logs.slice(logged).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'read served by the resolvers');
     expect(fallback).toMatchObject({ level: 20, reason: 'root_field', requestId: expect.any(String), detail: expect.stringContaining('ecosystems') });
   });
+
+  test('similar is compiled into the list and record statements, and answers as its resolver does, to the byte', async () => {
+    const text = async (credentials: TestCredentials, query: string, variables: Record<string, unknown>) => {
+      const response = await credentials.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+      return { status: response.status, body: await response.text() };
+    };
+    const sameText = async (query: string, variables: Record<string, unknown> = {}, path: Path = COMPILED, callers = [compiled.auth, resolvers.auth]) => {
+      let body = '';
+      await expectPath(query, path, async () => {
+        const [mine, reference] = await Promise.all([text(callers[0]!, query, variables), text(callers[1]!, query, variables)]);
+        expect(mine, query).toEqual(reference);
+        body = mine.body;
+      });
+      return JSON.parse(body) as { data: Record<string, { data: { similar: { data: unknown[] } }[] }> };
+    };
+    const everything = 'similar { __typename data { __typename id name score reasons { __typename kind detail weight } } page { __typename limit } }';
+    const page = await sameText(`{ entities(limit: 20, sort: "-id") { data { id ${everything} } } }`);
+    // The seeded companies share tags: most have similar companies, with reasons.
+    expect(page.data.entities!.data.filter((row) => row.similar.data.length > 0).length).toBeGreaterThan(10);
+    await sameText(
+      'query ($n: Int) { entities(limit: 8) { data { a: similar(limit: $n) { data { id score } } b: similar(limit: 2) { ...S } } } } ' +
+        'fragment S on SimilarCompanies { page { limit } data { ... on SimilarCompany { name reasons { weight kind } } } }',
+      { n: 4 },
+    );
+    await sameText('query ($n: Int) { entities(limit: 5) { data { similar(limit: $n) { data { id } } } } }');
+    for (const id of [1, 2, 3, 999_999]) await sameText(`{ entity(id: ${id}) { name similar(limit: 12) { data { id name score reasons { kind detail weight } } page { limit } } } }`);
+    // Nested: an investor's portfolio companies, each with its similar companies.
+    await sameText('{ investors(limit: 3) { data { portfolio { id similar(limit: 2) { data { id score } } } } } }');
+
+    // Without read:investors no investor reason is shown or counted, on both paths (the permission is bound per request).
+    const [mine, reference] = await Promise.all([
+      createApiKeyAndToken(compiled.app, { permissions: ['read:entities'] }),
+      createApiKeyAndToken(resolvers.app, { permissions: ['read:entities'] }),
+    ]);
+    const narrow = await sameText(`{ entities(limit: 20, sort: "-id") { data { ${everything} } } }`, {}, COMPILED, [mine, reference]);
+    expect(JSON.stringify(narrow)).not.toContain('"investor"');
+    expect(JSON.stringify(page)).toContain('"investor"');
+
+    // What the compiled path leaves to the resolvers: a filter (its SQL depends on its text), a limit they refuse.
+    await sameText('{ entities(limit: 2) { data { similar(filter: "hq_country:Germany") { data { id } } } } }', {}, { reason: 'field_arguments' });
+    await sameText('{ entities(limit: 2) { data { similar(limit: 0) { data { id } } } } }', {}, { reason: 'invalid_arguments' });
+    await sameText('query ($n: Int) { entities(limit: 2) { data { similar(limit: $n) { data { id } } } } }', { n: 101 }, { reason: 'invalid_arguments' });
+    // The reference runs a statement per row: on the embedded database, on a loaded machine, a minute or more.
+  }, 240_000);
 
   test('errors are the resolvers\' errors, with their paths', async () => {
     await sameOverGraphQL(`{ entities(filter: "launch_year[gte]:abc") { data { id } } }`, {}, { reason: 'invalid_arguments' });

@@ -15,6 +15,7 @@ const runner = createOperationRunner({
   compiledReads: undefined,
   readRouting: undefined,
   maxFanOut: 1_000,
+  maxBatchRecords: 1_000,
   maskError: createErrorMasker(createLogger({ level: 'silent' })),
 });
 
