@@ -113,6 +113,11 @@ const SUCCESS: Readonly<Record<RestKind, (data: Record<string, unknown>, fields:
   items: (data) => itemsEnvelope(data),
   record: (data, fields, row) => recordEnvelope(data, fields, row.noun ?? 'Record'),
   created: (data, fields, row) => ({ ...recordEnvelope(data, fields, row.noun ?? 'Record'), status: 201 }),
+  accepted: (data, fields, row) => ({
+    ...recordEnvelope(data, fields, row.noun ?? 'Record'),
+    status: 202,
+    headers: { Location: `${row.path}/${(data.record as { id: number }).id}` },
+  }),
   deleted: () => ({ status: 204, body: undefined }),
   aggregate: (data) => aggregateEnvelope(data),
   feed: (data) => feedEnvelope(data),
@@ -138,6 +143,7 @@ function toRoute(resource: string, row: RestRow): Route {
       for (const name in params) variables[name] = pathVariable(row, params, name);
       Object.assign(variables, queryVariables(row, query));
       query.done();
+      if (row.headers) Object.assign(variables, row.headers((name) => request.header(name)));
       return row.body ? Object.assign(variables, row.body(request.body)) : variables;
     },
     toResult: (data, fields) => SUCCESS[row.kind](data, fields, row),

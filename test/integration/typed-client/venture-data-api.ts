@@ -1078,6 +1078,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exports
+         * @description The organisation's exports, newest first
+         *
+         *     Permission: none; any valid token.
+         */
+        get: operations["listExports"];
+        put?: never;
+        /**
+         * Create export
+         * @description Asks for an export; it runs in the background (poll `export(id)`, or hear export.succeeded)
+         *
+         *     Permission: none; any valid token.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get export
+         * @description Permission: none; any valid token.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete export
+         * @description Cancels a queued or running export, or deletes a finished one's files
+         *
+         *     Permission: none; any valid token.
+         */
+        delete: operations["deleteExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -1931,6 +1985,105 @@ export interface components {
             /** @description The delivery's status now: pending, succeeded or failed */
             delivery_status?: string;
         };
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 12,
+         *       "resource": "entities",
+         *       "format": "parquet",
+         *       "filter": "hq_country:Germany",
+         *       "fields": [
+         *         "name",
+         *         "website"
+         *       ],
+         *       "since": null,
+         *       "status": "succeeded",
+         *       "rows_written": 1000,
+         *       "rows_estimated": 1000,
+         *       "progress": 1,
+         *       "cursor": "MTIzNC5-LjA",
+         *       "columns": [
+         *         {
+         *           "name": "total_funding_usd",
+         *           "type": "integer"
+         *         }
+         *       ],
+         *       "files": [
+         *         {
+         *           "n": 1,
+         *           "url": "/api/exports/12/files/1",
+         *           "bytes": 48213,
+         *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *           "rows": 1000
+         *         }
+         *       ],
+         *       "error": null,
+         *       "created_at": "2026-11-28T09:00:00.000Z",
+         *       "started_at": "2026-11-28T09:00:01.000Z",
+         *       "finished_at": "2026-11-28T09:00:09.000Z",
+         *       "expires_at": "2026-12-05T09:00:09.000Z"
+         *     }
+         */
+        ExportRecord: {
+            /** Format: int32 */
+            id: number;
+            /** @description entities, investors, founders, transactions, valuations, news */
+            resource?: string;
+            /** @description ndjson, csv, parquet */
+            format?: string;
+            /** @description The list's filter expression */
+            filter?: string | null;
+            /** @description The list's fields (id always) */
+            fields?: string[] | null;
+            /** @description Incremental: the changes cursor it starts after */
+            since?: string | null;
+            /** @description queued, running, succeeded, failed, cancelled, expired */
+            status?: string;
+            /** Format: int32 */
+            rows_written?: number;
+            /** Format: int32 */
+            rows_estimated?: number | null;
+            /** @description 0 to 1 */
+            progress?: number;
+            /** @description The changes cursor the files are consistent with: follow GET /api/changes?since= from it, or pass it as the next export's `since` */
+            cursor?: string | null;
+            columns?: {
+                name: string;
+                /** @description integer, number, string, boolean, date-time, date, object, or array<...> of one of them (Parquet: INT64, DOUBLE, UTF8, BOOLEAN, TIMESTAMP UTC, DATE, STRUCT, LIST) */
+                type: string;
+            }[];
+            /** @description Its files, once it succeeded */
+            files?: {
+                /**
+                 * Format: int32
+                 * @description Its number, from 1
+                 */
+                n: number;
+                /** @description Where to download it (Range requests answered) */
+                url: string;
+                /** Format: int32 */
+                bytes: number;
+                /** @description Hex SHA-256 of its bytes: also its ETag */
+                sha256: string;
+                /** Format: int32 */
+                rows: number;
+            }[];
+            error?: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            started_at?: string | null;
+            /** Format: date-time */
+            finished_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When its files are deleted (EXPORT_RETENTION_DAYS)
+             */
+            expires_at?: string | null;
+        };
         ErrorDetail: {
             /** @description Where the problem is, e.g. `query.limit`, `body.name`, `header.user-agent` */
             path: string;
@@ -2236,7 +2389,7 @@ export interface components {
                 };
             };
         };
-        /** @description Gone: `CURSOR_EXPIRED` */
+        /** @description Gone: `CURSOR_EXPIRED`, `EXPORT_EXPIRED` */
         Error410: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2260,7 +2413,71 @@ export interface components {
                          * @description Stable; the message is for humans
                          * @enum {string}
                          */
-                        code: "CURSOR_EXPIRED";
+                        code: "CURSOR_EXPIRED" | "EXPORT_EXPIRED";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+        /** @description Range Not Satisfiable: `RANGE_NOT_SATISFIABLE` */
+        Error416: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RANGE_NOT_SATISFIABLE",
+                 *         "message": "Range Not Satisfiable"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "RANGE_NOT_SATISFIABLE";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+        /** @description Unprocessable Entity: `IDEMPOTENCY_KEY_REUSED` */
+        Error422: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "IDEMPOTENCY_KEY_REUSED",
+                 *         "message": "Unprocessable Entity"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description One row per problem */
                         details?: components["schemas"]["ErrorDetail"][];
@@ -6027,6 +6244,191 @@ export interface operations {
             409: components["responses"]["Error409"];
             410: components["responses"]["Error410"];
             413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: {
+                /** @description Records per page; 1 to 100, never clamped */
+                limit?: number;
+                offset?: number;
+                /** @description `true` adds `page.total`, the number of matching records */
+                include_total?: boolean;
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=resource&fields=format`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                fields?: ("id" | "resource" | "format" | "filter" | "fields" | "since" | "status" | "rows_written" | "rows_estimated" | "progress" | "cursor" | "columns" | "files" | "error" | "created_at" | "started_at" | "finished_at" | "expires_at")[];
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportRecord"][];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** @description Pass as `cursor` to continue after the last record; null on the last page */
+                            next_cursor: string | null;
+                            /**
+                             * Format: int32
+                             * @description Number of matching records; counted only when selected (an estimate when total_is_estimate)
+                             */
+                            total?: number | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=resource&fields=format`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                fields?: ("id" | "resource" | "format" | "filter" | "fields" | "since" | "status" | "rows_written" | "rows_estimated" | "progress" | "cursor" | "columns" | "files" | "error" | "created_at" | "started_at" | "finished_at" | "expires_at")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resource: "entities" | "investors" | "founders" | "transactions" | "valuations" | "news";
+                    /** @enum {string} */
+                    format: "ndjson" | "csv" | "parquet";
+                    filter?: string;
+                    fields?: string[];
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=resource&fields=format`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                fields?: ("id" | "resource" | "format" | "filter" | "fields" | "since" | "status" | "rows_written" | "rows_estimated" | "progress" | "cursor" | "columns" | "files" | "error" | "created_at" | "started_at" | "finished_at" | "expires_at")[];
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
