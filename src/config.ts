@@ -108,6 +108,8 @@ const environmentSchema = z.object({
   /** How long a running export's lease lasts without being renewed: then another instance takes it over. */
   /** A file of an export holds at most this many rows (then the next file starts). */
   EXPORT_FILE_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(1_000_000),
+  /** Rows an export reads per statement (a keyset page of the list; at most the smallest list maximum). */
+  EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(500).default(500),
   EXPORT_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
   /**
    * Usage older than this many days is dropped, a whole month at a time (src/usage/partitions.ts). The

@@ -36,6 +36,8 @@ export const EXPORTS = declareResource({
       bodySchema: EXPORT_CREATE,
       headers: (header) => ({ idempotency_key: header('idempotency-key') }),
       argumentNames: { input: '' },
+      // 410: a `since` older than the changes kept; 422: an Idempotency-Key used with another body.
+      errors: [410, 422],
     },
     { method: 'GET', path: '/api/exports/{id}', operation: 'GetExport', kind: 'record', noun: 'Export' },
     { method: 'DELETE', path: '/api/exports/{id}', operation: 'DeleteExport', kind: 'deleted' },

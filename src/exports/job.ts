@@ -2,9 +2,9 @@
  * Running one export. The changes feed's head is read first: that is the export's `cursor`, and every
  * row read after it is at least as new, so the files plus the changes after the cursor give the data
  * as it is now. Rows come from the REST list itself, as the export's creator (the same statement,
- * filter, fields and permissions), in keyset pages of PAGE_ROWS: each page a short statement, so the
+ * filter, fields and permissions), in keyset pages of EXPORT_PAGE_ROWS: each page a short statement, so the
  * embedded database's one connection is never held long. An incremental export (`since`) reads the
- * ids its resource's changes name between `since` and the head, PAGE_ROWS at a time, and the list's
+ * ids its resource's changes name between `since` and the head, a page at a time, and the list's
  * rows among them; an id the list no longer returns (deleted, or no longer matching) is a tombstone.
  */
 import type { GraphQLSchema } from 'graphql';
@@ -19,14 +19,14 @@ import { changeResourceOf, listPath, type ExportFormat, type ExportResource } fr
 import type { ExportRow } from './store.ts';
 import { fileWriter, type FileWriter, type Row } from './writers.ts';
 
-export const PAGE_ROWS = 500;
-
 export interface JobDeps {
   sql: SqlClient;
   schema: GraphQLSchema;
   readList: ReadList;
   /** A file holds at most this many rows (1,000,000; tests set fewer). */
   maxFileRows: number;
+  /** Rows per keyset page (EXPORT_PAGE_ROWS). */
+  pageRows: number;
   /** True once the instance shuts down: the job stops between pages (and is redone by the next runner). */
   stopping?: () => boolean;
 }
@@ -88,7 +88,7 @@ async function readPage(deps: JobDeps, principal: Principal, resource: string, q
 
 /** Every row of the list, following its keyset cursor. */
 async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): AsyncGenerator<Row[]> {
-  const base = { ...listQuery({ filter: row.filter ?? undefined, fields: row.fields ?? undefined }), limit: String(PAGE_ROWS) };
+  const base = { ...listQuery({ filter: row.filter ?? undefined, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
   let cursor: string | null = null;
   do {
     const page: { data: Row[]; next: string | null } = await readPage(deps, principal, row.resource, cursor ? { ...base, cursor } : base);
@@ -107,15 +107,15 @@ async function* changedPages(deps: JobDeps, principal: Principal, row: ExportRow
         `SELECT DISTINCT c.object_id FROM change_commits cc JOIN changes c ON c.xid = cc.xid
           WHERE c.resource = $1 AND cc.position <= $2 AND c.object_id > $3
             AND (cc.position > $4 OR (cc.position = $4 AND (c.resource, c.object_id) > ($5::text COLLATE "C", $6::int)))
-          ORDER BY c.object_id LIMIT ${PAGE_ROWS}`,
-        [changeResourceOf(resource), String(head), after, String(since.position), since.resource, since.objectId],
+          ORDER BY c.object_id LIMIT $7`,
+        [changeResourceOf(resource), String(head), after, String(since.position), since.resource, since.objectId, deps.pageRows],
       )
     ).map((change) => change.object_id);
     if (!ids.length) return;
     after = ids.at(-1)!;
     const idFilter = `id[in_any]:${ids.join('|')}`;
     const filter = row.filter ? `and(${row.filter}, ${idFilter})` : idFilter;
-    const query = { ...listQuery({ filter, fields: row.fields ?? undefined }), limit: String(PAGE_ROWS) };
+    const query = { ...listQuery({ filter, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
     const { data } = await readPage(deps, principal, row.resource, query);
     const present = new Set(data.map((record) => record.id as number));
     const tombstones = ids.filter((id) => !present.has(id)).map((id) => ({ id, _deleted: true }));

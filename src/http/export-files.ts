@@ -39,6 +39,9 @@ const positive = (text: string, name: string): number => {
 };
 
 export async function serveExportFile(exchange: Exchange, handle: RestHandler, sql: SqlClient, match: RegExpExecArray): Promise<void> {
+  if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
+    throw new AppError('METHOD_NOT_ALLOWED', `${exchange.method} is not allowed on ${exchange.path}`, { headers: { Allow: 'GET, HEAD' } });
+  }
   exchange.endpoint = 'GET /api/exports/{id}/files/{n}';
   const { principal } = await handle.begin(exchange);
   const id = positive(match[1]!, 'id');

@@ -21,7 +21,7 @@ export function restRoute(handle: RestHandler, exportFiles?: { sql: SqlClient })
   const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) && hasBody(exchange) });
   const serve = async (exchange: Exchange): Promise<void> => {
     // An export's file is bytes from the database, not an operation's answer (src/http/export-files.ts).
-    const file = exportFiles && (exchange.method === 'GET' || exchange.method === 'HEAD') ? EXPORT_FILE_PATH.exec(exchange.path) : null;
+    const file = exportFiles ? EXPORT_FILE_PATH.exec(exchange.path) : null;
     if (file) return serveExportFile(exchange, handle, exportFiles!.sql, file);
     // A request without a body (every read) has nothing to wait for.
     if (hasBody(exchange)) await readBody(exchange);

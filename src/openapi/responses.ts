@@ -140,11 +140,12 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     ...(write ? [409] : []),
     ...(route.kind === 'feed' ? [410] : []), // a cursor older than what the feed keeps
     ...(BODY_METHODS.has(route.method) ? [413] : []),
+    ...(route.errors ?? []),
     429,
     431, // a request line and headers over node's limit: a filter that long in the URL
     500,
     503,
-  ];
+  ].sort((a, b) => a - b);
 }
 
 export function errorResponses(statuses: number[]): Record<string, Reference> {

@@ -28,6 +28,8 @@ export interface Route {
   bodySchema?: RestRow['bodySchema'];
   /** The zod object of its query parameters, when its resolver checks them with one. */
   querySchema?: RestRow['querySchema'];
+  /** Error statuses beyond those of its kind. */
+  errors?: RestRow['errors'];
   /** What an `aggregate` route aggregates. */
   aggregates?: RestRow['aggregates'];
   /** Query parameters named otherwise than the operation's arguments (error details use them). */
@@ -135,6 +137,7 @@ function toRoute(resource: string, row: RestRow): Route {
     bodySchema: row.bodySchema,
     querySchema: row.querySchema,
     ...(row.aggregates ? { aggregates: row.aggregates } : {}),
+    ...(row.errors ? { errors: row.errors } : {}),
     ...(row.argumentNames ? { argumentNames: row.argumentNames } : {}),
     toVariables: (request, params) => {
       const query = new QueryReader(request.query);

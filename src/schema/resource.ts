@@ -47,6 +47,8 @@ export interface RestRow {
   query?: readonly QueryParameter[];
   /** The JSON body → operation variables; throws VALIDATION_ERROR with `body.<field>` paths. */
   body?: (body: unknown) => Record<string, unknown>;
+  /** Error statuses it answers beyond those of its kind (the OpenAPI document lists them). */
+  errors?: readonly number[];
   /** Request headers → operation variables (an `Idempotency-Key`). */
   headers?: (header: (name: string) => string | undefined) => Record<string, unknown>;
   /** The zod schema `body` parses with: the OpenAPI document describes the body from it (src/openapi/body-schema.ts). */

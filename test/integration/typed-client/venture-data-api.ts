@@ -1152,6 +1152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/{id}/files/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export's file
+         * @description A file of a succeeded export of the caller's organisation (`files[].url`): `.ndjson.gz` and `.csv.gz` are gzip, `.parquet` Parquet. One byte range (`Range: bytes=a-b`, `a-`, `-n`) answers 206 with `Content-Range`; the parts concatenate to the file. An expired export is 410 `EXPORT_EXPIRED`.
+         */
+        get: operations["getExportFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -6353,7 +6373,9 @@ export interface operations {
             405: components["responses"]["Error405"];
             408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
             413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
@@ -6533,6 +6555,349 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Internal Server Error: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal Server Error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "SERVICE_UNAVAILABLE",
+                     *         "message": "Service Unavailable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getExportFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range */
+                Range?: string;
+            };
+            path: {
+                id: number;
+                /** @description The file's number, from 1 */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Length"?: number;
+                    /** @description The file's sha256, quoted */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Length"?: number;
+                    /** @description The file's sha256, quoted */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Bad Request: `VALIDATION_ERROR`, `FILTER_PARSE_ERROR`, `UNKNOWN_FILTER`, `UNSUPPORTED_OPERATOR`, `FILTER_VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Bad Request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_ERROR" | "FILTER_PARSE_ERROR" | "UNKNOWN_FILTER" | "UNSUPPORTED_OPERATOR" | "FILTER_VALIDATION_ERROR";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "UNAUTHORIZED";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not Found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "NOT_FOUND";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            405: components["responses"]["Error405"];
+            /** @description Request Timeout: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "REQUEST_TIMEOUT",
+                     *         "message": "Request Timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "REQUEST_TIMEOUT";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Gone: `CURSOR_EXPIRED`, `EXPORT_EXPIRED` */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "CURSOR_EXPIRED",
+                     *         "message": "Gone"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "CURSOR_EXPIRED" | "EXPORT_EXPIRED";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Range Not Satisfiable: `RANGE_NOT_SATISFIABLE` */
+            416: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RANGE_NOT_SATISFIABLE",
+                     *         "message": "Range Not Satisfiable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "RANGE_NOT_SATISFIABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too Many Requests"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Request Header Fields Too Large: `HEADERS_TOO_LARGE` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "Request Header Fields Too Large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "HEADERS_TOO_LARGE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
                 };
             };
             /** @description Internal Server Error: `INTERNAL_ERROR` */
