@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import type { SqlClient } from './db/client.ts';
 import type { Logger } from './logger.ts';
 import type { ReadList } from './exports/create.ts';
+import { exportFinished } from './exports/finished.ts';
 import { startExportWorker } from './exports/worker.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
@@ -87,6 +88,7 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
         pollMs: config.EXPORT_POLL_MS,
         leaseMs: config.EXPORT_LEASE_MS,
         retentionDays: config.EXPORT_RETENTION_DAYS,
+        onFinished: (row, outcome) => exportFinished(sql, row, outcome, clock()),
       })
     : undefined;
   return {

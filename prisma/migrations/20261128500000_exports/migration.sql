@@ -53,3 +53,6 @@ CREATE TABLE "export_file_parts" (
     CONSTRAINT "export_file_parts_pkey" PRIMARY KEY ("export_id", "n", "part"),
     CONSTRAINT "export_file_parts_export_id_fkey" FOREIGN KEY ("export_id") REFERENCES "exports"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
+
+-- Rows written by the exports a client asked for, counted beside its requests (the export's creation is the request).
+ALTER TABLE "usage_buckets" ADD COLUMN "rows_exported" BIGINT NOT NULL DEFAULT 0;

@@ -12,6 +12,8 @@ export interface ExportBody {
   columns: { name: string; type: string }[];
   files: { n: number; url: string; bytes: number; sha256: string; rows: number }[];
   error: { code: string; message: string } | null;
+  finished_at: string | null;
+  expires_at: string | null;
 }
 
 export async function createExport(auth: TestCredentials, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<ExportBody> {

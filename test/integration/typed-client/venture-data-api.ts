@@ -5097,6 +5097,11 @@ export interface operations {
                              * @description Requests answered with a status of 400 or more
                              */
                             error_count: number;
+                            /**
+                             * Format: int32
+                             * @description Rows written by exports that finished in the bucket (on `POST /api/exports`)
+                             */
+                            rows_exported: number;
                         }[];
                     };
                 };
@@ -5187,7 +5192,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types, e.g. `entity.created`, `ecosystem.entity_entered` */
-                    events: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left")[];
+                    events: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left" | "export.succeeded" | "export.failed")[];
                     /** @description Ecosystem events only from these of the organisation's ecosystems */
                     ecosystem_ids?: number[];
                     description?: string;
@@ -5339,7 +5344,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types, e.g. `entity.created`, `ecosystem.entity_entered` */
-                    events?: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left")[];
+                    events?: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left" | "export.succeeded" | "export.failed")[];
                     /** @description Ecosystem events only from these of the organisation's ecosystems */
                     ecosystem_ids?: number[];
                     description?: string;
