@@ -36,22 +36,24 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${server.port}`;
     const get = (path: string) => fetch(`${base}${path}`, { headers });
 
-    /** By-id reads, two at a time, until `until()` (or `count` of them): their durations in ms. */
+    /**
+     * By-id reads as a client makes them beside an export: one at a time, 20 ms apart (a load that
+     * measures waiting, not one that competes with the export for the two cores), until `until()` or
+     * `count` of them: their durations in ms.
+     */
     const readById = async (until: () => boolean, count = Number.POSITIVE_INFINITY): Promise<number[]> => {
       const durations: number[] = [];
-      const worker = async () => {
-        while (!until() && durations.length < count) {
-          const id = ids[durations.length % ids.length]!;
-          const started = performance.now();
-          await (await get(`/api/entities/${id}`)).arrayBuffer();
-          durations.push(performance.now() - started);
-        }
-      };
-      await Promise.all([worker(), worker()]);
+      while (!until() && durations.length < count) {
+        const id = ids[durations.length % ids.length]!;
+        const started = performance.now();
+        await (await get(`/api/entities/${id}`)).arrayBuffer();
+        durations.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return durations;
     };
 
-    const idle = await readById(() => false, 1000);
+    const idle = await readById(() => false, 500);
     console.log(`by id, idle: p95 ${p95(idle).toFixed(1)} ms over ${idle.length} reads`);
 
     let started = performance.now();

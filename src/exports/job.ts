@@ -89,12 +89,15 @@ async function readPage(deps: JobDeps, principal: Principal, resource: string, q
 /** Every row of the list, following its keyset cursor. */
 async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): AsyncGenerator<Row[]> {
   const base = { ...listQuery({ filter: row.filter ?? undefined, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
-  let cursor: string | null = null;
-  do {
-    const page: { data: Row[]; next: string | null } = await readPage(deps, principal, row.resource, cursor ? { ...base, cursor } : base);
+  // The next page is read while this one is written (compressed and stored): reads and writes overlap.
+  let pending: Promise<{ data: Row[]; next: string | null }> | undefined = readPage(deps, principal, row.resource, base);
+  while (pending) {
+    const page: { data: Row[]; next: string | null } = await pending;
+    pending = page.next ? readPage(deps, principal, row.resource, { ...base, cursor: page.next }) : undefined;
+    // A page read ahead must not reject unheard when the writing stops first (a lost lease).
+    pending?.catch(() => undefined);
     if (page.data.length) yield page.data;
-    cursor = page.next;
-  } while (cursor);
+  }
 }
 
 /** The latest state of each record changed after `since` up to `head`, and a tombstone for each the list no longer has. */
