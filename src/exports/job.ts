@@ -9,7 +9,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
-import { decodePlace, encodePlace, endOf } from '../changes/cursor.ts';
+import { decodePlace, encodePlace, endOf, isBefore } from '../changes/cursor.ts';
 import type { SqlClient } from '../db/client.ts';
 import { exportColumns } from './columns.ts';
 import { listQuery, type ReadList } from './create.ts';
@@ -103,6 +103,11 @@ async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): 
 /** The latest state of each record changed after `since` up to `head`, and a tombstone for each the list no longer has. */
 async function* changedPages(deps: JobDeps, principal: Principal, row: ExportRow, resource: ExportResource, head: bigint): AsyncGenerator<Row[]> {
   const since = decodePlace(row.since!, 'since');
+  // Retention may have pruned past `since` while the export waited in the queue: its changes are gone.
+  const [retention] = await deps.sql.query<{ pruned: string }>('SELECT position::text AS pruned FROM change_retention');
+  if (isBefore(since, endOf(BigInt(retention!.pruned)))) {
+    throw new ExportFailed('CURSOR_EXPIRED', 'The changes after `since` were pruned (CHANGES_RETENTION_DAYS) before the export ran; export everything again');
+  }
   let after = 0;
   for (;;) {
     const ids = (

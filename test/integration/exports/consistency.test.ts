@@ -125,11 +125,20 @@ describe('a job and its runner', () => {
   });
 
   it('whose runner died mid-file is redone from nothing, and the dead lease writes no more', async () => {
-    const created = await createExport(auth, { resource: 'entities', format: 'ndjson' });
-    // Pretend a runner took it, wrote a part, and died: its lease has run out.
+    // A runner took an export, wrote a part, and died: its lease has run out. Written in one
+    // transaction as the claim would have left it (the live worker takes a POSTed export at once).
+    const model = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson' })).id);
+    const created = await db.sql.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: number }>(
+        `INSERT INTO exports (org_id, created_by, principal, resource, format, status, lease_owner, lease_until, started_at, attempts)
+         SELECT org_id, created_by, principal, resource, format, 'running', 'dead-runner', now() - interval '1 second', now(), 1
+           FROM exports WHERE id = $1 RETURNING id`,
+        [model.id],
+      );
+      await tx.query("INSERT INTO export_file_parts (export_id, n, part, \"offset\", data) VALUES ($1, 1, 0, 0, '\\x00ff'::bytea)", [row!.id]);
+      return row!;
+    });
     const dead = { exportId: created.id, owner: 'dead-runner', leaseMs: 2000 };
-    await db.sql.query("UPDATE exports SET status = 'running', lease_owner = $2, lease_until = now() - interval '1 second' WHERE id = $1", [created.id, dead.owner]);
-    await db.sql.query("INSERT INTO export_file_parts (export_id, n, part, \"offset\", data) VALUES ($1, 1, 0, 0, '\\x00ff'::bytea)", [created.id]);
     const done = await waitForExport(auth, created.id);
     expect(done.status).toBe('succeeded');
     expect(ndjsonRows(await fileBytes(auth, done))).toEqual(await listAll(auth, '/api/entities'));
