@@ -122,6 +122,9 @@ describe('a job and its runner', () => {
     const done = await waitForExport(auth, created.id);
     expect(done.status).toBe('succeeded');
     expect(done.rows_written).toBe((await listAll(auth, '/api/entities')).length);
+    // Claimed twice: by the instance that stopped (it put the job back) and by the next one.
+    const [row] = await db.sql.query<{ attempts: number }>('SELECT attempts FROM exports WHERE id = $1', [created.id]);
+    expect(row!.attempts).toBe(2);
   });
 
   it('whose runner died mid-file is redone from nothing, and the dead lease writes no more', async () => {
