@@ -15,7 +15,7 @@ const LAYERS = [
   // Imports every resource file in order, so it sits above the operations whose fields it registers.
   { name: 'api-schema', path: ['src/api-schema\\.ts'] },
   // An operation's GraphQL fields live beside it (`*-schema.ts`), on the builder from src/schema/.
-  { name: 'operations', path: ['src/compile/', 'src/aggregate/', 'src/changes/', 'src/management/', 'src/usage/', 'src/data/', 'src/search/', 'src/match/'] },
+  { name: 'operations', path: ['src/compile/', 'src/aggregate/', 'src/changes/', 'src/management/', 'src/usage/', 'src/data/', 'src/search/', 'src/match/', 'src/exports/'] },
   { name: 'schema', path: ['src/schema/'] },
   { name: 'auth', path: ['src/auth/'] },
   { name: 'db', path: ['src/db/'] },

@@ -36,6 +36,7 @@ import './changes/changes-schema.ts';
 import './compile/similar-schema.ts';
 import './search/search-schema.ts';
 import './match/match-schema.ts';
+import './exports/export-schema.ts';
 
 let schema: GraphQLSchema | undefined;
 

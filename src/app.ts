@@ -37,7 +37,8 @@ import type { Logger } from './logger.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.ts';
 import { buildOpenApiDocument, queryIntegerBounds } from './openapi/index.ts';
 import { readPackage } from './openapi/build.ts';
-import { createRestHandler } from './rest/handler.ts';
+import { createRestHandler, type RestHandler } from './rest/handler.ts';
+import { listReader } from './exports/list-reader.ts';
 import { loadOperations } from './rest/operations.ts';
 import { routes } from './rest/routes.ts';
 import type { GraphQLContext } from './schema/context.ts';
@@ -79,6 +80,14 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     secrets: secretBox(config.WEBHOOK_SECRET_KEY ? Buffer.from(config.WEBHOOK_SECRET_KEY, 'base64') : undefined),
   };
   const tenantClient = createTenantClients(db.prisma, getDatamodel().datamodel, declaredTenantRules());
+  // Exports read the REST list as their creator (bound below, once the handler exists) and wake the worker.
+  let handleRestLater: RestHandler | undefined;
+  let wakeExports = (): void => undefined;
+  const exportServices = {
+    sql: db.sql,
+    readList: listReader(() => handleRestLater!),
+    wake: () => wakeExports(),
+  };
 
   // Every transport builds its context here, so all authenticate the same way (src/auth), and every
   // query of an authenticated request is narrowed to its organisation (src/auth/tenancy.ts).
@@ -94,6 +103,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     signal: transport.signal,
     exportAggregate: transport.exportAggregate,
     webhooks,
+    exports: exportServices,
   });
   const createContext = (transport: TransportContext): Promise<GraphQLContext> => {
     // A pure introspection query carries no identity (the auth plugin let it through unauthenticated).
@@ -132,11 +142,13 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     queryBounds: (endpoint) => queryBounds.get(endpoint),
     onUnexpectedError: (error, request) => logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });
+  handleRestLater = handleRest;
   const background = startBackgroundWork({
-    config, sql: db.sql, logger, registry: metrics.registry, schema, clock, webhooks,
+    config, sql: db.sql, logger, registry: metrics.registry, schema, clock, webhooks, readList: exportServices.readList,
     // Every request is counted at its end: the system clock without a Date per request.
     now: clock === systemClock ? Date.now : () => clock().getTime(),
   });
+  wakeExports = background.wakeExports;
   const mcp = createMcpEndpoint({ config, handle: handleRest, version: readPackage().version });
   const site = createSite({
     config, auth, sql: db.sql, replicas, metrics, graphiql, logger,
@@ -147,7 +159,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     before: [corsStep(config.CORS_ORIGINS)],
     atEnd: [metrics.observe, config.USAGE_COUNTING ? countRequests(background.usage) : undefined, accessLog(logger)],
     routes: {
-      api: restRoute(handleRest),
+      api: restRoute(handleRest, { sql: db.sql }),
       exact: { '/graphql': graphqlRoute(handleGraphQL, graphiql), [MCP_PATH]: mcpRoute(mcp), '/oauth/token': tokenRoute(auth) },
     },
     compressedAnswers: createCompressedAnswers(config.COMPRESSION_CACHE_MB, metrics.registry),

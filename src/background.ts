@@ -15,12 +15,17 @@ import { startChangeWorker } from './changes/worker.ts';
 import type { Config } from './config.ts';
 import type { SqlClient } from './db/client.ts';
 import type { Logger } from './logger.ts';
+import type { ReadList } from './exports/create.ts';
+import { exportFinished } from './exports/finished.ts';
+import { startExportWorker } from './exports/worker.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
 
 export interface BackgroundWork {
   usage: UsageCounter;
   usagePartitions: PartitionMaintenance;
+  /** Looks for a queued export now (one was just asked for on this instance). */
+  wakeExports(): void;
   /** Writes the usage still in memory and hands back webhook deliveries in flight. */
   close(): Promise<void>;
 }
@@ -35,9 +40,11 @@ export interface BackgroundOptions {
   /** The clock's milliseconds, cheaply: usage stamps every request. */
   now: () => number;
   webhooks: { urls: UrlPolicy; secrets: SecretBox };
+  /** The REST list read as an export's creator (src/exports/list-reader.ts). */
+  readList: ReadList;
 }
 
-export function startBackgroundWork({ config, sql, logger, registry, schema, clock, now, webhooks }: BackgroundOptions): BackgroundWork {
+export function startBackgroundWork({ config, sql, logger, registry, schema, clock, now, webhooks, readList }: BackgroundOptions): BackgroundWork {
   const usage = createUsageCounter({
     sql,
     logger,
@@ -69,13 +76,29 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
         retentionDays: config.CHANGES_RETENTION_DAYS,
       })
     : undefined;
+  // Exports run on every instance that runs background work; the database gives each job to one of them.
+  const exportWorker = config.BACKGROUND_WORKERS
+    ? startExportWorker({
+        sql,
+        schema,
+        readList,
+        logger,
+        maxFileRows: config.EXPORT_FILE_MAX_ROWS,
+        pageRows: config.EXPORT_PAGE_ROWS,
+        pollMs: config.EXPORT_POLL_MS,
+        leaseMs: config.EXPORT_LEASE_MS,
+        retentionDays: config.EXPORT_RETENTION_DAYS,
+        onFinished: (row, outcome) => exportFinished(sql, row, outcome, clock()),
+      })
+    : undefined;
   return {
     usage,
     usagePartitions,
+    wakeExports: () => exportWorker?.wake(),
     close: async () => {
       usagePartitions.close();
       await usagePartitions.started;
-      await Promise.all([usage.close(), deliverer.close(), changeWorker?.stop()]);
+      await Promise.all([usage.close(), deliverer.close(), changeWorker?.stop(), exportWorker?.stop()]);
     },
   };
 }

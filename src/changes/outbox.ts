@@ -27,6 +27,8 @@ export interface OutboxEvent {
    * (`from_position` below it) hear the event. Undefined: every live subscriber hears it.
    */
   position?: string;
+  /** Only webhooks of this organisation hear it (an export's events). */
+  orgId?: string;
 }
 
 /** NOTIFYed (at commit) when deliveries are created, so deliverers wake at once. */
@@ -41,6 +43,7 @@ const asRows = (events: readonly OutboxEvent[]) =>
       data: event.data,
       ecosystem_id: event.ecosystemId ?? null,
       position: event.position ?? null,
+      org_id: event.orgId ?? null,
     })),
   );
 
@@ -55,7 +58,7 @@ export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxE
   if (events.length === 0) return 0;
   const [row] = await tx.query<{ count: number }>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, type text, occurred_at timestamptz, data jsonb, ecosystem_id int, position bigint)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, type text, occurred_at timestamptz, data jsonb, ecosystem_id int, position bigint, org_id text)
      ), heard AS (
        -- Each event with the webhooks that hear it; an event nobody hears is not stored (an import's
        -- hundred thousand changes cost nothing here while no webhook subscribes to them).
@@ -64,6 +67,7 @@ export async function enqueueEvents(tx: SqlTransaction, events: readonly OutboxE
        JOIN webhooks w ON w.is_active AND w.enabled AND w.events @> ARRAY[e.type]
                       -- A webhook hears what was committed after its creation, never before.
                       AND (e.position IS NULL OR e.position > w.from_position)
+                      AND (e.org_id IS NULL OR e.org_id = w.org_id)
        WHERE e.ecosystem_id IS NULL
           OR (EXISTS (SELECT 1 FROM ecosystems x WHERE x.id = e.ecosystem_id AND x.org_id = w.org_id)
               AND (cardinality(w.ecosystem_ids) = 0 OR e.ecosystem_id = ANY (w.ecosystem_ids)))

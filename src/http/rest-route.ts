@@ -7,6 +7,8 @@
 import Negotiator from 'negotiator';
 import { exportCsv, wantsCsv, type CsvExport } from '../rest/csv-export.ts';
 import type { RestHandler } from '../rest/handler.ts';
+import type { SqlClient } from '../db/client.ts';
+import { EXPORT_FILE_PATH, serveExportFile } from './export-files.ts';
 import type { Exchange } from './exchange.ts';
 import type { Route } from './front.ts';
 import { bodyReader, hasBody } from './read-body.ts';
@@ -15,9 +17,12 @@ import { jsonAnswer, respond, respondStream } from './respond.ts';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const MAY_PREFER_CSV = /csv|text\//i;
 
-export function restRoute(handle: RestHandler): Route {
+export function restRoute(handle: RestHandler, exportFiles?: { sql: SqlClient }): Route {
   const readBody = bodyReader({ strict: false, what: 'The request', jsonOnly: (exchange) => BODY_METHODS.has(exchange.method) && hasBody(exchange) });
   const serve = async (exchange: Exchange): Promise<void> => {
+    // An export's file is bytes from the database, not an operation's answer (src/http/export-files.ts).
+    const file = exportFiles ? EXPORT_FILE_PATH.exec(exchange.path) : null;
+    if (file) return serveExportFile(exchange, handle, exportFiles!.sql, file);
     // A request without a body (every read) has nothing to wait for.
     if (hasBody(exchange)) await readBody(exchange);
     if (wantsCsv(exchange.query, () => prefersCsv(exchange.req.headers.accept))) {

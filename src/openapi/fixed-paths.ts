@@ -6,6 +6,7 @@
 import type { Config } from '../config.ts';
 import type { OAuthErrorCode } from '../auth/token-request.ts';
 import { authorizationServerMetadata, openIdConfiguration } from '../auth/well-known.ts';
+import { IDENTIFYING_HEADERS } from './permissions.ts';
 import { publicErrorResponse } from './responses.ts';
 import { componentRef, exactObject, schemaOfValue } from './schema-helpers.ts';
 import type { JsonSchema, JsonValue, PathItem, Reference, ResponseObject } from './types.ts';
@@ -135,11 +136,47 @@ function getPath(operationId: string, summary: string, tag: string, description:
 /** RFC 8414 §2 and OpenID Discovery §3: every array member of the metadata is an array of strings. */
 const METADATA_ARRAY_ITEMS: JsonSchema = { type: 'string' };
 
+/** An export's file (src/http/export-files.ts): bytes, not JSON, so outside the route table. */
+function exportFilePath(): PathItem {
+  const bytes = { 'application/gzip': { schema: { type: 'string' as const, contentMediaType: 'application/gzip' } }, 'application/vnd.apache.parquet': { schema: { type: 'string' as const, contentMediaType: 'application/vnd.apache.parquet' } } };
+  const fileHeaders = {
+    'Content-Length': { schema: { type: 'integer' as const } },
+    ETag: { description: 'The file\'s sha256, quoted', schema: { type: 'string' as const } },
+    'Accept-Ranges': { schema: { type: 'string' as const, const: 'bytes' } },
+  };
+  const errors = Object.fromEntries([400, 401, 404, 408, 410, 416, 429, 431, 500, 503].map((status) => [status, publicErrorResponse(status)]));
+  return {
+    description: 'Other methods: 405.',
+    get: {
+      operationId: 'getExportFile',
+      summary: "Download an export's file",
+      tags: ['exports'],
+      description:
+        "A file of a succeeded export of the caller's organisation (`files[].url`): `.ndjson.gz` and `.csv.gz` are gzip, `.parquet` Parquet. " +
+        'One byte range (`Range: bytes=a-b`, `a-`, `-n`) answers 206 with `Content-Range`; the parts concatenate to the file. ' +
+        'An expired export is 410 `EXPORT_EXPIRED`.',
+      security: [{ bearerAuth: [], ...IDENTIFYING_HEADERS }, { oauth2: [], ...IDENTIFYING_HEADERS }],
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+        { name: 'n', in: 'path', required: true, schema: { type: 'integer', minimum: 1 }, description: 'The file\'s number, from 1' },
+        { name: 'Range', in: 'header', required: false, schema: { type: 'string', pattern: '^bytes=\\d*-\\d*$' }, description: 'One byte range' },
+      ],
+      responses: withRequestId({
+        200: { description: 'The whole file', headers: fileHeaders, content: bytes },
+        206: { description: 'The range asked for', headers: { ...fileHeaders, 'Content-Range': { schema: { type: 'string' as const } } }, content: bytes },
+        ...errors,
+        ...METHOD_NOT_ALLOWED,
+      }),
+    },
+  };
+}
+
 export function fixedPaths(config: Config): Record<string, PathItem> {
   const discovery = openIdConfiguration(config) as { [key: string]: JsonValue };
   const metadata = authorizationServerMetadata(config) as { [key: string]: JsonValue };
   return {
     '/oauth/token': tokenPath(),
+    '/api/exports/{id}/files/{n}': exportFilePath(),
     '/.well-known/jwks.json': getPath('jwks', 'Public keys that verify access tokens', 'auth', 'The public keys that verify access tokens.', {
       200: jsonResponse('The key set', 'Jwks'),
       // The keys are read from the database.

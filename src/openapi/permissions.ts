@@ -39,7 +39,7 @@ export function routePermission(schema: GraphQLSchema, rootTypeName: string, fie
 }
 
 /** Bearer token, or the OAuth2 client-credentials flow that issues one; scopes name the permission. */
-const IDENTIFYING_HEADERS = { clientId: [], userAgent: [] };
+export const IDENTIFYING_HEADERS = { clientId: [], userAgent: [] };
 
 export function securityFor(permission: RoutePermission): SecurityRequirement[] {
   // A fixed permission is the scope to request; a value-dependent one cannot be named up front.

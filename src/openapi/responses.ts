@@ -134,17 +134,18 @@ export function errorStatuses(route: Route, permission: RoutePermission): number
     401,
     ...(permission.canForbid || write ? [403] : []), // writes also check whose record it is
     // A record named by the path, or, for a write that creates nothing, by the body (an invitation's token).
-    ...(route.path.includes('{') || (write && route.kind !== 'created') ? [404] : []),
+    ...(route.path.includes('{') || (write && route.kind !== 'created' && route.kind !== 'accepted') ? [404] : []),
     405, // another method on the path, with Allow
     408, // the request not received in time (src/http/server.ts)
     ...(write ? [409] : []),
     ...(route.kind === 'feed' ? [410] : []), // a cursor older than what the feed keeps
     ...(BODY_METHODS.has(route.method) ? [413] : []),
+    ...(route.errors ?? []),
     429,
     431, // a request line and headers over node's limit: a filter that long in the URL
     500,
     503,
-  ];
+  ].sort((a, b) => a - b);
 }
 
 export function errorResponses(statuses: number[]): Record<string, Reference> {
@@ -164,7 +165,7 @@ const SUCCESS_TEXT: Readonly<Record<string, string>> = {
 
 /** The success response: status by the route's kind, body by the envelope the route uses. */
 export function successResponse(route: Route, shape: OperationShape, walker: SelectionWalker): [string, ResponseObject] {
-  const status = route.kind === 'deleted' ? '204' : route.kind === 'created' ? '201' : '200';
+  const status = route.kind === 'deleted' ? '204' : route.kind === 'created' ? '201' : route.kind === 'accepted' ? '202' : '200';
   const headers: Record<string, Reference> = { 'X-Request-Id': headerRef('X-Request-Id'), ...rateLimitHeaders(Number(status)) };
   if (status === '204') return [status, { description: 'Done; no body', headers }];
   if (shape.key === 'list' && shape.variables.some((variable) => variable.name === 'filter')) {

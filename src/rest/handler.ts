@@ -233,7 +233,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** `groupBy` → `group_by`: an argument path's first name as the route's parameter is called. */
 function restPath(path: string, names: Readonly<Record<string, string>>): string {
   const head = /^[A-Za-z_]\w*/.exec(path)?.[0];
-  return head !== undefined && Object.hasOwn(names, head) ? `${names[head]}${path.slice(head.length)}` : path;
+  if (head === undefined || !Object.hasOwn(names, head)) return path;
+  // An argument that stands for the whole body (`input`) is named by nothing: `input.filter` is `body.filter`.
+  return names[head] === '' ? path.slice(head.length + 1) : `${names[head]}${path.slice(head.length)}`;
 }
 
 function errorResponse(error: AppError, argumentsFrom: 'query' | 'body' = 'query', names: Readonly<Record<string, string>> = {}): RestResponse {

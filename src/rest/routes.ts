@@ -28,6 +28,8 @@ export interface Route {
   bodySchema?: RestRow['bodySchema'];
   /** The zod object of its query parameters, when its resolver checks them with one. */
   querySchema?: RestRow['querySchema'];
+  /** Error statuses beyond those of its kind. */
+  errors?: RestRow['errors'];
   /** What an `aggregate` route aggregates. */
   aggregates?: RestRow['aggregates'];
   /** Query parameters named otherwise than the operation's arguments (error details use them). */
@@ -114,6 +116,11 @@ const SUCCESS: Readonly<Record<RestKind, (data: Record<string, unknown>, fields:
   items: (data) => itemsEnvelope(data),
   record: (data, fields, row) => recordEnvelope(data, fields, row.noun ?? 'Record'),
   created: (data, fields, row) => ({ ...recordEnvelope(data, fields, row.noun ?? 'Record'), status: 201 }),
+  accepted: (data, fields, row) => ({
+    ...recordEnvelope(data, fields, row.noun ?? 'Record'),
+    status: 202,
+    headers: { Location: `${row.path}/${(data.record as { id: number }).id}` },
+  }),
   deleted: () => ({ status: 204, body: undefined }),
   aggregate: (data) => aggregateEnvelope(data),
   feed: (data) => feedEnvelope(data),
@@ -131,6 +138,7 @@ function toRoute(resource: string, row: RestRow): Route {
     bodySchema: row.bodySchema,
     querySchema: row.querySchema,
     ...(row.aggregates ? { aggregates: row.aggregates } : {}),
+    ...(row.errors ? { errors: row.errors } : {}),
     ...(row.argumentNames ? { argumentNames: row.argumentNames } : {}),
     toVariables: (request, params, bounds) => {
       const query = new QueryReader(request.query, bounds);
@@ -139,6 +147,7 @@ function toRoute(resource: string, row: RestRow): Route {
       for (const name in params) variables[name] = pathVariable(row, params, name);
       Object.assign(variables, queryVariables(row, query));
       query.done();
+      if (row.headers) Object.assign(variables, row.headers((name) => request.header(name)));
       return row.body ? Object.assign(variables, row.body(request.body)) : variables;
     },
     toResult: (data, fields) => SUCCESS[row.kind](data, fields, row),

@@ -6,6 +6,7 @@ import type { SecretBox } from '../changes/secret-box.ts';
 import type { UrlPolicy } from '../changes/webhook-url.ts';
 import type { HeaderBag } from '../header-bag.ts';
 import type { AggregateExportReceiver } from '../aggregate/export.ts';
+import type { ReadList } from '../exports/create.ts';
 
 export interface GraphQLContext {
   /** Used only through the Pothos Prisma plugin and the resource query helpers. */
@@ -27,4 +28,6 @@ export interface GraphQLContext {
   readonly exactTotalLimit?: number;
   /** Where webhooks may point (WEBHOOK_ALLOW_PRIVATE_URLS) and how their secrets are stored (WEBHOOK_SECRET_KEY). */
   readonly webhooks: { readonly urls: UrlPolicy; readonly secrets: SecretBox };
+  /** Exports (src/exports): the list read as a principal, and the worker woken for a new export. */
+  readonly exports?: { readonly sql: SqlClient; readonly readList: ReadList; wake(): void };
 }

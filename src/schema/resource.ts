@@ -19,13 +19,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `page`: a paged list (limit, offset, include_total) → `{data, page}`;
  * - `items`: a short list of its own query parameters → `{data}`;
  * - `record`: one record (from the path, and the body if it has one) → `{data}`, 404 when null;
- * - `created`: 201 with `{data}`; `deleted`: 204 without a body;
+ * - `created`: 201 with `{data}`; `accepted`: 202 with `{data}` and `Location` (a job that runs later); `deleted`: 204 without a body;
  * - `aggregate`: metrics by dimensions (metric, group_by, filter, having, sort, limit, offset) →
  *   `{data, page, query_info}` (docs/aggregates.md);
  * - `ranking`: a ranked, unpaged answer to its own query parameters, as its root field (aliased
  *   `ranking`) gives it: `{data, page: {limit}}` (similar companies).
  */
-export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'deleted' | 'aggregate' | 'feed' | 'ranking';
+export type RestKind = 'list' | 'page' | 'items' | 'record' | 'created' | 'accepted' | 'deleted' | 'aggregate' | 'feed' | 'ranking';
 
 export interface QueryParameter {
   name: string;
@@ -47,6 +47,10 @@ export interface RestRow {
   query?: readonly QueryParameter[];
   /** The JSON body → operation variables; throws VALIDATION_ERROR with `body.<field>` paths. */
   body?: (body: unknown) => Record<string, unknown>;
+  /** Error statuses it answers beyond those of its kind (the OpenAPI document lists them). */
+  errors?: readonly number[];
+  /** Request headers → operation variables (an `Idempotency-Key`). */
+  headers?: (header: (name: string) => string | undefined) => Record<string, unknown>;
   /** The zod schema `body` parses with: the OpenAPI document describes the body from it (src/openapi/body-schema.ts). */
   bodySchema?: z.ZodType;
   /** The zod object an `items` row's resolver checks its query parameters with, for the document likewise. */

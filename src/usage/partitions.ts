@@ -12,7 +12,7 @@ import type { Logger } from '../logger.ts';
 export const MONTHS_AHEAD = 2;
 const DAY_MS = 86_400_000;
 const PARTITION_NAME = /^usage_buckets_(\d{4})_(\d{2})$/;
-const COLUMNS = 'org_id, client_id, bucket, endpoint, request_count, error_count';
+const COLUMNS = 'org_id, client_id, bucket, endpoint, request_count, error_count, rows_exported';
 
 export interface PartitionChanges {
   created: string[];

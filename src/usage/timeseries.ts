@@ -48,6 +48,8 @@ export interface UsageBucketRecord {
   endpoint: string;
   request_count: number;
   error_count: number;
+  /** Rows written by exports (asked for at `POST /api/exports`) that finished in the bucket. */
+  rows_exported: number;
 }
 
 const required = (what: string) => ({
@@ -125,6 +127,7 @@ interface BucketRow {
   endpoint: string;
   request_count: bigint | number;
   error_count: bigint | number;
+  rows_exported: bigint | number;
 }
 
 /** The series, ordered by bucket then endpoint (byte order, the same on every server). */
@@ -137,16 +140,18 @@ export async function readUsageTimeseries(
   const unit = query.granularity === 'hourly' ? 'hour' : 'day';
   const rows = await prisma.$queryRaw<BucketRow[]>`
     SELECT date_trunc(${unit}, bucket, 'UTC') AS bucket, endpoint,
-           sum(request_count)::bigint AS request_count, sum(error_count)::bigint AS error_count
+           sum(request_count)::bigint AS request_count, sum(error_count)::bigint AS error_count,
+           sum(rows_exported)::bigint AS rows_exported
       FROM usage_buckets
      WHERE ${organization} AND client_id = ${query.clientId} AND bucket >= ${query.start} AND bucket < ${query.end}
      GROUP BY 1, 2
-    HAVING sum(request_count) > 0
+    HAVING sum(request_count) > 0 OR sum(rows_exported) > 0
      ORDER BY 1, endpoint COLLATE "C"`;
   return rows.map((row) => ({
     bucket: new Date(row.bucket),
     endpoint: row.endpoint,
     request_count: Number(row.request_count),
     error_count: Number(row.error_count),
+    rows_exported: Number(row.rows_exported),
   }));
 }

@@ -37,6 +37,7 @@ const UsageBucket = builder.objectRef<UsageBucketRecord>('UsageBucket').implemen
     }),
     request_count: t.exposeInt('request_count'),
     error_count: t.exposeInt('error_count', { description: 'Requests answered with a status of 400 or more' }),
+    rows_exported: t.exposeInt('rows_exported', { description: 'Rows written by exports that finished in the bucket (on `POST /api/exports`)' }),
   }),
 });
 

@@ -28,6 +28,7 @@ const POSTGRES_TYPES: Record<string, string[]> = {
   Float: ['double precision'],
   Decimal: ['numeric'],
   Json: ['jsonb'],
+  Bytes: ['bytea'],
 };
 
 interface Column {

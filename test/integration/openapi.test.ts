@@ -25,6 +25,9 @@ beforeAll(async () => {
   await seedDatabase(app.db, { entities: 50 });
   auth = await createApiKeyAndToken(app);
   records = await managementRecords();
+  // An export to read back (queued: this app runs no background work).
+  const exported = await auth.fetch('/api/exports', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ resource: 'entities', format: 'csv' }) });
+  expect(exported.status).toBe(202);
   const response = await app.fetch('/openapi.json');
   expect(response.status).toBe(200);
   doc = (await response.json()) as OpenApiDocument;
@@ -258,6 +261,7 @@ describe('real responses validate against the document', () => {
       ['/api/webhooks', 'post', () => post('/api/webhooks', { url: 'https://hooks.example.invalid/w', events: ['entity.updated'] })],
       ['/api/webhooks/{id}', 'patch', () => post(`/api/webhooks/${records.webhook}`, { description: 'patched' }, 'PATCH')],
       ['/api/webhooks/{id}/test', 'post', () => post(`/api/webhooks/${records.webhook}/test`, undefined)],
+      ['/api/exports', 'post', () => post('/api/exports', { resource: 'founders', format: 'parquet', fields: ['name'] })],
     ];
     for (const [path, method, send] of writes) {
       const response = await send();

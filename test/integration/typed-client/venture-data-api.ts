@@ -1078,6 +1078,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exports
+         * @description The organisation's exports, newest first
+         *
+         *     Permission: none; any valid token.
+         */
+        get: operations["listExports"];
+        put?: never;
+        /**
+         * Create export
+         * @description Asks for an export; it runs in the background (poll `export(id)`, or hear export.succeeded)
+         *
+         *     Permission: none; any valid token.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get export
+         * @description Permission: none; any valid token.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete export
+         * @description Cancels a queued or running export, or deletes a finished one's files
+         *
+         *     Permission: none; any valid token.
+         */
+        delete: operations["deleteExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/token": {
         parameters: {
             query?: never;
@@ -1092,6 +1146,26 @@ export interface paths {
          * @description Client credentials grant (RFC 6749 §4.4), credentials in the body or in HTTP Basic. Errors are RFC 6749 §5.2 bodies, not the API envelope.
          */
         post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}/files/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export's file
+         * @description A file of a succeeded export of the caller's organisation (`files[].url`): `.ndjson.gz` and `.csv.gz` are gzip, `.parquet` Parquet. One byte range (`Range: bytes=a-b`, `a-`, `-n`) answers 206 with `Content-Range`; the parts concatenate to the file. An expired export is 410 `EXPORT_EXPIRED`.
+         */
+        get: operations["getExportFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1931,6 +2005,105 @@ export interface components {
             /** @description The delivery's status now: pending, succeeded or failed */
             delivery_status?: string;
         };
+        /**
+         * @description With `fields=`, a record carries only the fields asked for and `id`; without it, every field below is present.
+         * @example {
+         *       "id": 12,
+         *       "resource": "entities",
+         *       "format": "parquet",
+         *       "filter": "hq_country:Germany",
+         *       "fields": [
+         *         "name",
+         *         "website"
+         *       ],
+         *       "since": null,
+         *       "status": "succeeded",
+         *       "rows_written": 1000,
+         *       "rows_estimated": 1000,
+         *       "progress": 1,
+         *       "cursor": "MTIzNC5-LjA",
+         *       "columns": [
+         *         {
+         *           "name": "total_funding_usd",
+         *           "type": "integer"
+         *         }
+         *       ],
+         *       "files": [
+         *         {
+         *           "n": 1,
+         *           "url": "/api/exports/12/files/1",
+         *           "bytes": 48213,
+         *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *           "rows": 1000
+         *         }
+         *       ],
+         *       "error": null,
+         *       "created_at": "2026-11-28T09:00:00.000Z",
+         *       "started_at": "2026-11-28T09:00:01.000Z",
+         *       "finished_at": "2026-11-28T09:00:09.000Z",
+         *       "expires_at": "2026-12-05T09:00:09.000Z"
+         *     }
+         */
+        ExportRecord: {
+            /** Format: int32 */
+            id: number;
+            /** @description entities, investors, founders, transactions, valuations, news */
+            resource?: string;
+            /** @description ndjson, csv, parquet */
+            format?: string;
+            /** @description The list's filter expression */
+            filter?: string | null;
+            /** @description The list's fields (id always) */
+            fields?: string[] | null;
+            /** @description Incremental: the changes cursor it starts after */
+            since?: string | null;
+            /** @description queued, running, succeeded, failed, cancelled, expired */
+            status?: string;
+            /** Format: int32 */
+            rows_written?: number;
+            /** Format: int32 */
+            rows_estimated?: number | null;
+            /** @description 0 to 1 */
+            progress?: number;
+            /** @description The changes cursor the files are consistent with: follow GET /api/changes?since= from it, or pass it as the next export's `since` */
+            cursor?: string | null;
+            columns?: {
+                name: string;
+                /** @description integer, number, string, boolean, date-time, date, object, or array<...> of one of them (Parquet: INT64, DOUBLE, UTF8, BOOLEAN, TIMESTAMP UTC, DATE, STRUCT, LIST) */
+                type: string;
+            }[];
+            /** @description Its files, once it succeeded */
+            files?: {
+                /**
+                 * Format: int32
+                 * @description Its number, from 1
+                 */
+                n: number;
+                /** @description Where to download it (Range requests answered) */
+                url: string;
+                /** Format: int32 */
+                bytes: number;
+                /** @description Hex SHA-256 of its bytes: also its ETag */
+                sha256: string;
+                /** Format: int32 */
+                rows: number;
+            }[];
+            error?: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: date-time */
+            started_at?: string | null;
+            /** Format: date-time */
+            finished_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When its files are deleted (EXPORT_RETENTION_DAYS)
+             */
+            expires_at?: string | null;
+        };
         ErrorDetail: {
             /** @description Where the problem is, e.g. `query.limit`, `body.name`, `header.user-agent` */
             path: string;
@@ -2236,7 +2409,7 @@ export interface components {
                 };
             };
         };
-        /** @description Gone: `CURSOR_EXPIRED` */
+        /** @description Gone: `CURSOR_EXPIRED`, `EXPORT_EXPIRED` */
         Error410: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2260,7 +2433,71 @@ export interface components {
                          * @description Stable; the message is for humans
                          * @enum {string}
                          */
-                        code: "CURSOR_EXPIRED";
+                        code: "CURSOR_EXPIRED" | "EXPORT_EXPIRED";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+        /** @description Range Not Satisfiable: `RANGE_NOT_SATISFIABLE` */
+        Error416: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RANGE_NOT_SATISFIABLE",
+                 *         "message": "Range Not Satisfiable"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "RANGE_NOT_SATISFIABLE";
+                        message: string;
+                        /** @description One row per problem */
+                        details?: components["schemas"]["ErrorDetail"][];
+                    };
+                };
+            };
+        };
+        /** @description Unprocessable Entity: `IDEMPOTENCY_KEY_REUSED` */
+        Error422: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "IDEMPOTENCY_KEY_REUSED",
+                 *         "message": "Unprocessable Entity"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /**
+                         * @description Stable; the message is for humans
+                         * @enum {string}
+                         */
+                        code: "IDEMPOTENCY_KEY_REUSED";
                         message: string;
                         /** @description One row per problem */
                         details?: components["schemas"]["ErrorDetail"][];
@@ -4917,6 +5154,11 @@ export interface operations {
                              * @description Requests answered with a status of 400 or more
                              */
                             error_count: number;
+                            /**
+                             * Format: int32
+                             * @description Rows written by exports that finished in the bucket (on `POST /api/exports`)
+                             */
+                            rows_exported: number;
                         }[];
                     };
                 };
@@ -5007,7 +5249,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types, e.g. `entity.created`, `ecosystem.entity_entered` */
-                    events: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left")[];
+                    events: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left" | "export.succeeded" | "export.failed")[];
                     /** @description Ecosystem events only from these of the organisation's ecosystems */
                     ecosystem_ids?: number[];
                     description?: string;
@@ -5162,7 +5404,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types, e.g. `entity.created`, `ecosystem.entity_entered` */
-                    events?: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left")[];
+                    events?: ("entity.created" | "entity.updated" | "entity.deleted" | "investor.created" | "investor.updated" | "investor.deleted" | "founder.created" | "founder.updated" | "founder.deleted" | "transaction.created" | "transaction.updated" | "transaction.deleted" | "valuation.created" | "valuation.updated" | "valuation.deleted" | "news.created" | "news.updated" | "news.deleted" | "ecosystem.entity_entered" | "ecosystem.entity_left" | "export.succeeded" | "export.failed")[];
                     /** @description Ecosystem events only from these of the organisation's ecosystems */
                     ecosystem_ids?: number[];
                     description?: string;
@@ -6185,6 +6427,195 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    listExports: {
+        parameters: {
+            query?: {
+                /** @description Records per page; 1 to 100, never clamped */
+                limit?: number;
+                offset?: number;
+                /** @description `true` adds `page.total`, the number of matching records */
+                include_total?: boolean;
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=resource&fields=format`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                fields?: ("id" | "resource" | "format" | "filter" | "fields" | "since" | "status" | "rows_written" | "rows_estimated" | "progress" | "cursor" | "columns" | "files" | "error" | "created_at" | "started_at" | "finished_at" | "expires_at")[];
+                /** @description `csv` exports every matching record (all pages, `limit` is then the page size fetched); same as `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportRecord"][];
+                        page: {
+                            /** Format: int32 */
+                            limit: number;
+                            /** Format: int32 */
+                            offset: number;
+                            /** @description Pass as `cursor` to continue after the last record; null on the last page */
+                            next_cursor: string | null;
+                            /**
+                             * Format: int32
+                             * @description Number of matching records; counted only when selected (an estimate when total_is_estimate)
+                             */
+                            total?: number | null;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=resource&fields=format`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                fields?: ("id" | "resource" | "format" | "filter" | "fields" | "since" | "status" | "rows_written" | "rows_estimated" | "progress" | "cursor" | "columns" | "files" | "error" | "created_at" | "started_at" | "finished_at" | "expires_at")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resource: "entities" | "investors" | "founders" | "transactions" | "valuations" | "news";
+                    /** @enum {string} */
+                    format: "ndjson" | "csv" | "parquet";
+                    filter?: string;
+                    fields?: string[];
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: {
+                /** @description Only these fields of each record (`id` is always kept); records then carry just those. Comma-separated, or the parameter repeated (`fields=resource&fields=format`); an unknown name is 400, blank names and spaces around a name are ignored. */
+                fields?: ("id" | "resource" | "format" | "filter" | "fields" | "since" | "status" | "rows_written" | "rows_estimated" | "progress" | "cursor" | "columns" | "files" | "error" | "created_at" | "started_at" | "finished_at" | "expires_at")[];
+            };
+            header?: never;
+            path: {
+                /** @example 12 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportRecord"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 12 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     oauthToken: {
         parameters: {
             query?: never;
@@ -6283,6 +6714,349 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Internal Server Error: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal Server Error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "INTERNAL_ERROR";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Service Unavailable: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "SERVICE_UNAVAILABLE",
+                     *         "message": "Service Unavailable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "SERVICE_UNAVAILABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getExportFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range */
+                Range?: string;
+            };
+            path: {
+                id: number;
+                /** @description The file's number, from 1 */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Length"?: number;
+                    /** @description The file's sha256, quoted */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The range asked for */
+            206: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Length"?: number;
+                    /** @description The file's sha256, quoted */
+                    ETag?: string;
+                    "Accept-Ranges"?: "bytes";
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Bad Request: `VALIDATION_ERROR`, `FILTER_PARSE_ERROR`, `UNKNOWN_FILTER`, `UNSUPPORTED_OPERATOR`, `FILTER_VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Bad Request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_ERROR" | "FILTER_PARSE_ERROR" | "UNKNOWN_FILTER" | "UNSUPPORTED_OPERATOR" | "FILTER_VALIDATION_ERROR";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "UNAUTHORIZED";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Not Found: `NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not Found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "NOT_FOUND";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            405: components["responses"]["Error405"];
+            /** @description Request Timeout: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "REQUEST_TIMEOUT",
+                     *         "message": "Request Timeout"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "REQUEST_TIMEOUT";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Gone: `CURSOR_EXPIRED`, `EXPORT_EXPIRED` */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "CURSOR_EXPIRED",
+                     *         "message": "Gone"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "CURSOR_EXPIRED" | "EXPORT_EXPIRED";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Range Not Satisfiable: `RANGE_NOT_SATISFIABLE` */
+            416: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RANGE_NOT_SATISFIABLE",
+                     *         "message": "Range Not Satisfiable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "RANGE_NOT_SATISFIABLE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Too Many Requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too Many Requests"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "RATE_LIMITED";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
+                };
+            };
+            /** @description Request Header Fields Too Large: `HEADERS_TOO_LARGE` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "HEADERS_TOO_LARGE",
+                     *         "message": "Request Header Fields Too Large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable; the message is for humans
+                             * @enum {string}
+                             */
+                            code: "HEADERS_TOO_LARGE";
+                            message: string;
+                            /** @description One row per problem */
+                            details?: components["schemas"]["ErrorDetail"][];
+                        };
+                    };
                 };
             };
             /** @description Internal Server Error: `INTERNAL_ERROR` */

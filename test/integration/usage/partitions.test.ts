@@ -139,8 +139,8 @@ describe('counting across a month boundary', () => {
     const query = `start_date=2026-10-31&end_date=2026-11-01&granularity=hourly&client_id=${caller.clientId}`;
     const rows = await waitForSeries(admin, query, (found) => found.reduce((sum, row) => sum + row.request_count, 0) >= 12);
     expect(rows).toEqual([
-      { bucket: '2026-10-31T23:00:00.000Z', endpoint: 'GET /api/entities', request_count: 5, error_count: 0 },
-      { bucket: '2026-11-01T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 7, error_count: 0 },
+      { bucket: '2026-10-31T23:00:00.000Z', endpoint: 'GET /api/entities', request_count: 5, error_count: 0, rows_exported: 0 },
+      { bucket: '2026-11-01T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 7, error_count: 0, rows_exported: 0 },
     ]);
     expect(await placement(app.db, caller.clientId)).toEqual([
       { partition: 'usage_buckets_2026_10', bucket: '2026-10-31T23', request_count: 5 },

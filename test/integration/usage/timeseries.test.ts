@@ -52,10 +52,10 @@ describe('the series', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       data: [
-        { bucket: '2026-03-01T05:00:00.000Z', endpoint: 'GET /api/entities', request_count: 3, error_count: 0 },
-        { bucket: '2026-03-01T05:00:00.000Z', endpoint: 'POST /graphql', request_count: 1, error_count: 0 },
-        { bucket: '2026-03-01T23:00:00.000Z', endpoint: 'GET /api/news', request_count: 3, error_count: 1 },
-        { bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2 },
+        { bucket: '2026-03-01T05:00:00.000Z', endpoint: 'GET /api/entities', request_count: 3, error_count: 0, rows_exported: 0 },
+        { bucket: '2026-03-01T05:00:00.000Z', endpoint: 'POST /graphql', request_count: 1, error_count: 0, rows_exported: 0 },
+        { bucket: '2026-03-01T23:00:00.000Z', endpoint: 'GET /api/news', request_count: 3, error_count: 1, rows_exported: 0 },
+        { bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2, rows_exported: 0 },
       ],
     });
   });
@@ -63,10 +63,10 @@ describe('the series', () => {
   it('sums days (UTC) when daily, the default', async () => {
     const { body } = await series(admin, `${RANGE}&client_id=${SERIES_CLIENT}`);
     expect(body.data).toEqual([
-      { bucket: '2026-03-01T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 3, error_count: 0 },
-      { bucket: '2026-03-01T00:00:00.000Z', endpoint: 'GET /api/news', request_count: 3, error_count: 1 },
-      { bucket: '2026-03-01T00:00:00.000Z', endpoint: 'POST /graphql', request_count: 1, error_count: 0 },
-      { bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2 },
+      { bucket: '2026-03-01T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 3, error_count: 0, rows_exported: 0 },
+      { bucket: '2026-03-01T00:00:00.000Z', endpoint: 'GET /api/news', request_count: 3, error_count: 1, rows_exported: 0 },
+      { bucket: '2026-03-01T00:00:00.000Z', endpoint: 'POST /graphql', request_count: 1, error_count: 0, rows_exported: 0 },
+      { bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2, rows_exported: 0 },
     ]);
     expect((await series(admin, `${RANGE}&granularity=daily&client_id=${SERIES_CLIENT}`)).body).toEqual(body);
   });
@@ -144,7 +144,7 @@ describe('who sees which client', () => {
     expect(body).toEqual({ data: [] });
     const otherAdmin = await createApiKeyAndToken(app, { org: 'other-org' });
     const { body: theirs } = await series(otherAdmin, `start_date=2026-03-01&end_date=2026-03-01&client_id=${SERIES_CLIENT}`);
-    expect(theirs.data).toEqual([{ bucket: '2026-03-01T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 100, error_count: 100 }]);
+    expect(theirs.data).toEqual([{ bucket: '2026-03-01T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 100, error_count: 100, rows_exported: 0 }]);
   });
 
   it('a user token sees its own client; the organisation\'s clients only through client_id with admin:api-keys', async () => {
@@ -153,7 +153,7 @@ describe('who sees which client', () => {
     expect((await series(user, RANGE)).body).toEqual({ data: [] });
     const manager = await createUserToken(app, { user: 'usage-manager', permissions: ['read:usage', 'admin:api-keys'] });
     const { body } = await series(manager, `start_date=2026-03-02&end_date=2026-03-02&client_id=${SERIES_CLIENT}`);
-    expect(body.data).toEqual([{ bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2 }]);
+    expect(body.data).toEqual([{ bucket: '2026-03-02T00:00:00.000Z', endpoint: 'GET /api/entities', request_count: 4, error_count: 2, rows_exported: 0 }]);
   });
 });
 

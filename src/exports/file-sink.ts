@@ -1,0 +1,47 @@
+/**
+ * Where a file's bytes go as a writer makes them: into parts of about PART_BYTES, each handed to
+ * `store` (the job writes it under its lease), hashed as they pass, so the file is never whole in memory.
+ */
+import { createHash } from 'node:crypto';
+
+export const PART_BYTES = 1 << 20;
+
+export type StorePart = (part: number, offset: number, data: Buffer) => Promise<void>;
+
+export class FileSink {
+  readonly #hash = createHash('sha256');
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #part = 0;
+  #offset = 0;
+
+  constructor(private readonly store: StorePart) {}
+
+  push(chunk: Uint8Array): void {
+    if (!chunk.byteLength) return;
+    const data = Buffer.from(chunk);
+    this.#hash.update(data);
+    this.#pending.push(data);
+    this.#pendingBytes += data.byteLength;
+  }
+
+  /** Stores what is pending once it fills a part. */
+  async flushFull(): Promise<void> {
+    if (this.#pendingBytes >= PART_BYTES) await this.#flush();
+  }
+
+  /** Stores the rest: the file's size and digest. */
+  async close(): Promise<{ bytes: number; sha256: string }> {
+    if (this.#pendingBytes) await this.#flush();
+    return { bytes: this.#offset, sha256: this.#hash.digest('hex') };
+  }
+
+  async #flush(): Promise<void> {
+    const data = Buffer.concat(this.#pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    await this.store(this.#part, this.#offset, data);
+    this.#part += 1;
+    this.#offset += data.byteLength;
+  }
+}

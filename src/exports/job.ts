@@ -1,0 +1,185 @@
+/**
+ * Running one export. The changes feed's head is read first: that is the export's `cursor`, and every
+ * row read after it is at least as new, so the files plus the changes after the cursor give the data
+ * as it is now. Rows come from the REST list itself, as the export's creator (the same statement,
+ * filter, fields and permissions), in keyset pages of EXPORT_PAGE_ROWS: each page a short statement, so the
+ * embedded database's one connection is never held long. An incremental export (`since`) reads the
+ * ids its resource's changes name between `since` and the head, a page at a time, and the list's
+ * rows among them; an id the list no longer returns (deleted, or no longer matching) is a tombstone.
+ */
+import type { GraphQLSchema } from 'graphql';
+import type { Principal } from '../auth/principal.ts';
+import { decodePlace, encodePlace, endOf, isBefore } from '../changes/cursor.ts';
+import type { SqlClient } from '../db/client.ts';
+import { exportColumns } from './columns.ts';
+import { listQuery, type ReadList } from './create.ts';
+import { FileSink } from './file-sink.ts';
+import { dropFiles, renewLease, storeFile, storePart, underLease, type Lease, type StoredFile } from './file-store.ts';
+import { changeResourceOf, listPath, type ExportFormat, type ExportResource } from './resources.ts';
+import type { ExportRow } from './store.ts';
+import { fileWriter, type FileWriter, type Row } from './writers.ts';
+
+export interface JobDeps {
+  sql: SqlClient;
+  schema: GraphQLSchema;
+  readList: ReadList;
+  /** A file holds at most this many rows (1,000,000; tests set fewer). */
+  maxFileRows: number;
+  /** Rows per keyset page (EXPORT_PAGE_ROWS). */
+  pageRows: number;
+  /** True once the instance shuts down: the job stops between pages (and is redone by the next runner). */
+  stopping?: () => boolean;
+}
+
+/** The instance is shutting down: the job stopped between two pages. */
+export class Stopped extends Error {
+  override readonly name = 'Stopped';
+}
+
+/** The export failed for a reason its client should read (the list refused, the cursor expired). */
+export class ExportFailed extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+const principalOf = (row: ExportRow): Principal => ({
+  subject: row.principal.subject,
+  kind: row.principal.kind,
+  clientId: row.principal.clientId,
+  ...(row.principal.apiKey ? { apiKey: row.principal.apiKey } : {}),
+  orgId: row.org_id,
+  permissions: new Set(row.principal.permissions),
+});
+
+/** Runs the export to its last file; returns the rows written. Throws LeaseLost if another runner took it. */
+export async function runExport(deps: JobDeps, row: ExportRow, lease: Lease): Promise<number> {
+  const resource = row.resource as ExportResource;
+  const columns = exportColumns(deps.schema, resource, row.fields);
+  const head = await deps.sql.transaction(async (tx) => {
+    await renewLease(tx, lease, 0);
+    // A job redone after its runner was lost starts again from nothing: no file is written twice.
+    await dropFiles(tx, lease.exportId);
+    const [clock] = await tx.query<{ position: string }>('SELECT position::text FROM change_clock');
+    const position = BigInt(clock!.position);
+    await tx.query('UPDATE exports SET cursor = $2, columns = $3 WHERE id = $1', [lease.exportId, encodePlace(endOf(position)), JSON.stringify(columns)]);
+    return position;
+  });
+  const files = new FileRoller(deps, lease, row.format as ExportFormat, columns, row.since !== null);
+  const principal = principalOf(row);
+  const pages = row.since === null ? fullPages(deps, principal, row) : changedPages(deps, principal, row, resource, head);
+  for await (const rows of pages) {
+    if (deps.stopping?.()) throw new Stopped(`export ${row.id} stopped for a shutdown`);
+    await files.write(rows);
+  }
+  await files.end();
+  return files.rows;
+}
+
+async function readPage(deps: JobDeps, principal: Principal, resource: string, query: Record<string, string>): Promise<{ data: Row[]; next: string | null }> {
+  const answer = await deps.readList(principal, listPath(resource as ExportResource), query);
+  if (answer.status !== 200) {
+    const error = (answer.body as { error?: { code: string; message: string } }).error;
+    throw new ExportFailed(error?.code ?? 'INTERNAL_ERROR', error?.message ?? `The list answered ${answer.status}`);
+  }
+  const body = answer.body as { data: Row[]; page: { next_cursor?: string | null } };
+  return { data: body.data, next: body.page.next_cursor ?? null };
+}
+
+/** Every row of the list, following its keyset cursor. */
+async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): AsyncGenerator<Row[]> {
+  const base = { ...listQuery({ filter: row.filter ?? undefined, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
+  // The next page is read while this one is written (compressed and stored): reads and writes overlap.
+  let pending: Promise<{ data: Row[]; next: string | null }> | undefined = readPage(deps, principal, row.resource, base);
+  while (pending) {
+    const page: { data: Row[]; next: string | null } = await pending;
+    pending = page.next ? readPage(deps, principal, row.resource, { ...base, cursor: page.next }) : undefined;
+    // A page read ahead must not reject unheard when the writing stops first (a lost lease).
+    pending?.catch(() => undefined);
+    if (page.data.length) yield page.data;
+  }
+}
+
+/** The latest state of each record changed after `since` up to `head`, and a tombstone for each the list no longer has. */
+async function* changedPages(deps: JobDeps, principal: Principal, row: ExportRow, resource: ExportResource, head: bigint): AsyncGenerator<Row[]> {
+  const since = decodePlace(row.since!, 'since');
+  // Retention may have pruned past `since` while the export waited in the queue: its changes are gone.
+  const [retention] = await deps.sql.query<{ pruned: string }>('SELECT position::text AS pruned FROM change_retention');
+  if (isBefore(since, endOf(BigInt(retention!.pruned)))) {
+    throw new ExportFailed('CURSOR_EXPIRED', 'The changes after `since` were pruned (CHANGES_RETENTION_DAYS) before the export ran; export everything again');
+  }
+  let after = 0;
+  for (;;) {
+    const ids = (
+      await deps.sql.query<{ object_id: number }>(
+        `SELECT DISTINCT c.object_id FROM change_commits cc JOIN changes c ON c.xid = cc.xid
+          WHERE c.resource = $1 AND cc.position <= $2 AND c.object_id > $3
+            AND (cc.position > $4 OR (cc.position = $4 AND (c.resource, c.object_id) > ($5::text COLLATE "C", $6::int)))
+          ORDER BY c.object_id LIMIT $7`,
+        [changeResourceOf(resource), String(head), after, String(since.position), since.resource, since.objectId, deps.pageRows],
+      )
+    ).map((change) => change.object_id);
+    if (!ids.length) return;
+    after = ids.at(-1)!;
+    const idFilter = `id[in_any]:${ids.join('|')}`;
+    const filter = row.filter ? `and(${row.filter}, ${idFilter})` : idFilter;
+    const query = { ...listQuery({ filter, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
+    const { data } = await readPage(deps, principal, row.resource, query);
+    const present = new Set(data.map((record) => record.id as number));
+    const tombstones = ids.filter((id) => !present.has(id)).map((id) => ({ id, _deleted: true }));
+    yield [...data, ...tombstones].sort((a, b) => (a.id as number) - (b.id as number));
+  }
+}
+
+/** Writes rows into files of at most `maxFileRows`, each stored under the lease as it goes. */
+class FileRoller {
+  rows = 0;
+  #n = 0;
+  #fileRows = 0;
+  #current: { writer: FileWriter; sink: FileSink; n: number } | undefined;
+
+  constructor(
+    private readonly deps: JobDeps,
+    private readonly lease: Lease,
+    private readonly format: ExportFormat,
+    private readonly columns: ReturnType<typeof exportColumns>,
+    private readonly tombstones: boolean,
+  ) {}
+
+  async write(rows: readonly Row[]): Promise<void> {
+    let start = 0;
+    while (start < rows.length) {
+      const file = this.#current ?? this.#open();
+      const take = Math.min(rows.length - start, this.deps.maxFileRows - this.#fileRows);
+      await file.writer.write(rows.slice(start, start + take));
+      start += take;
+      this.#fileRows += take;
+      this.rows += take;
+      if (this.#fileRows >= this.deps.maxFileRows) await this.#close();
+    }
+  }
+
+  /** Closes the last file; an export with no rows still has one (empty) file. */
+  async end(): Promise<void> {
+    if (this.#current || this.#n === 0) await this.#close(this.#current ?? this.#open());
+  }
+
+  #open() {
+    this.#n += 1;
+    this.#fileRows = 0;
+    const n = this.#n;
+    const sink = new FileSink((part, offset, data) =>
+      underLease(this.deps.sql, this.lease, this.rows, (tx) => storePart(tx, this.lease.exportId, n, part, offset, data)).then(() => undefined),
+    );
+    this.#current = { writer: fileWriter(this.format, this.columns, sink, this.tombstones), sink, n };
+    return this.#current;
+  }
+
+  async #close(file = this.#current!): Promise<void> {
+    await file.writer.end();
+    const { bytes, sha256 } = await file.sink.close();
+    const stored: StoredFile = { n: file.n, bytes, sha256, rows: this.#fileRows };
+    await underLease(this.deps.sql, this.lease, this.rows, (tx) => storeFile(tx, this.lease.exportId, stored));
+    this.#current = undefined;
+  }
+}

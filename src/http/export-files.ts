@@ -1,0 +1,76 @@
+/**
+ * `GET /api/exports/{id}/files/{n}`: an export's file, from the database (any instance serves it),
+ * a part at a time. `Content-Length`, `ETag` (its sha256), `Accept-Ranges: bytes`; one byte range
+ * (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`, one it cannot satisfy 416;
+ * several ranges get the whole file (RFC 9110 lets a server ignore Range). The caller is authenticated
+ * and rate-limited as for any request; another organisation's export is 404, an expired one 410.
+ */
+import { AppError, notFound, validationError } from '../errors.ts';
+import { listFiles, readRange } from '../exports/file-store.ts';
+import { fileContentType, fileSuffix, type ExportFormat } from '../exports/resources.ts';
+import { expireExports, findExport } from '../exports/store.ts';
+import type { SqlClient } from '../db/client.ts';
+import type { RestHandler } from '../rest/handler.ts';
+import type { Exchange } from './exchange.ts';
+import { respondStream } from './respond.ts';
+
+export const EXPORT_FILE_PATH = /^\/api\/exports\/([^/]+)\/files\/([^/]+)\/?$/;
+
+type Range = { start: number; end: number } | 'unsatisfiable' | undefined;
+
+/** One range of a file of `size` bytes, or undefined for the whole file. */
+export function parseRange(header: string | undefined, size: number): Range {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+const positive = (text: string, name: string): number => {
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw validationError([{ path: `path.${name}`, message: 'must be a positive integer' }]);
+  return Number(text);
+};
+
+export async function serveExportFile(exchange: Exchange, handle: RestHandler, sql: SqlClient, match: RegExpExecArray): Promise<void> {
+  if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
+    throw new AppError('METHOD_NOT_ALLOWED', `${exchange.method} is not allowed on ${exchange.path}`, { headers: { Allow: 'GET, HEAD' } });
+  }
+  exchange.endpoint = 'GET /api/exports/{id}/files/{n}';
+  const { principal } = await handle.begin(exchange);
+  const id = positive(match[1]!, 'id');
+  const n = positive(match[2]!, 'n');
+  await expireExports(sql);
+  const row = principal && (await findExport(sql, principal.orgId, id));
+  if (!row) throw notFound('Export');
+  if (row.status === 'expired') throw new AppError('EXPORT_EXPIRED', 'This export\'s files were deleted after EXPORT_RETENTION_DAYS; ask for a new export');
+  const file = row.status === 'succeeded' ? (await listFiles(sql, id)).find((candidate) => candidate.n === n) : undefined;
+  if (!file) throw notFound('Export file');
+  const range = parseRange(exchange.header('range'), file.bytes);
+  const common = {
+    'Accept-Ranges': 'bytes',
+    ETag: `"${file.sha256}"`,
+    'Content-Disposition': `attachment; filename="${row.resource}-${id}-${n}${fileSuffix[row.format as ExportFormat]}"`,
+  };
+  const contentType = row.format === 'parquet' ? fileContentType.parquet : 'application/gzip';
+  if (range === 'unsatisfiable') {
+    throw new AppError('RANGE_NOT_SATISFIABLE', `Range not satisfiable: the file has ${file.bytes} bytes`, {
+      headers: { 'Content-Range': `bytes */${file.bytes}` },
+    });
+  }
+  const { start, end } = range ?? { start: 0, end: file.bytes - 1 };
+  const headers = { ...common, 'Content-Length': String(end - start + 1), ...(range ? { 'Content-Range': `bytes ${start}-${end}/${file.bytes}` } : {}) };
+  const destination = respondStream(exchange, range ? 206 : 200, headers, contentType);
+  if (exchange.method === 'HEAD' || file.bytes === 0) return void destination.end();
+  for await (const chunk of readRange(sql, id, n, start, end)) {
+    if (!destination.write(chunk)) await new Promise((resolve) => destination.once('drain', resolve));
+    if (exchange.signal?.aborted) break;
+  }
+  destination.end();
+}

@@ -1,0 +1,137 @@
+/**
+ * POST/GET/DELETE /api/exports and the files (CONTRACT §15): a job run by the background worker, its
+ * NDJSON lines equal to the list's records (filter and fields applied alike), CSV with the list's
+ * columns, files of at most EXPORT_FILE_MAX_ROWS, downloads with Range, and the contract's refusals.
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { seedDatabase } from '../../../src/data/seed/index.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { createExport, download, fileBytes, listAll, ndjsonRows, waitForExport } from './support.ts';
+
+let app: TestApp;
+let auth: TestCredentials;
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { BACKGROUND_WORKERS: 'true', EXPORT_POLL_MS: '50', EXPORT_FILE_MAX_ROWS: '70' } });
+  await seedDatabase(app.db, { entities: 160, seed: 11 });
+  auth = await createApiKeyAndToken(app);
+}, 180_000);
+
+afterAll(async () => app?.close());
+
+describe('a full NDJSON export', () => {
+  it('runs in the background and its lines deep-equal the list, in files of at most 70 rows', async () => {
+    const created = await createExport(auth, { resource: 'entities', format: 'ndjson' });
+    expect(created.status).toMatch(/queued|running/);
+    const done = await waitForExport(auth, created.id);
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    expect(done.progress).toBe(1);
+    const list = await listAll(auth, '/api/entities');
+    expect(done.rows_written).toBe(list.length);
+    expect(done.files.map((file) => file.rows)).toEqual([70, 70, list.length - 140]);
+    const files = await fileBytes(auth, done);
+    files.forEach((bytes, index) => {
+      expect(bytes.length).toBe(done.files[index]!.bytes);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(done.files[index]!.sha256);
+    });
+    expect(ndjsonRows(files)).toEqual(list);
+    expect(done.columns.map((column) => column.name)).toEqual(Object.keys(list[0]!));
+    expect(done.columns.find((column) => column.name === 'tags')?.type).toBe('array<object>');
+    expect(done.cursor).toEqual(expect.any(String));
+  });
+
+  it('applies filter and fields as the list does', async () => {
+    const filter = 'launch_year[gte]:2010';
+    const done = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson', filter, fields: ['name', 'launch_year'] })).id);
+    expect(done.status).toBe('succeeded');
+    const list = await listAll(auth, '/api/entities', `&filter=${encodeURIComponent(filter)}&fields=name,launch_year`);
+    expect(list.length).toBeGreaterThan(0);
+    expect(ndjsonRows(await fileBytes(auth, done))).toEqual(list);
+    expect(done.columns).toEqual([
+      { name: 'id', type: 'integer' },
+      { name: 'name', type: 'string' },
+      { name: 'launch_year', type: 'integer' },
+    ]);
+  });
+});
+
+describe('a CSV export', () => {
+  it("has the list's CSV columns and rows", async () => {
+    const done = await waitForExport(auth, (await createExport(auth, { resource: 'founders', format: 'csv' })).id);
+    expect(done.status).toBe('succeeded');
+    const csv = (await fileBytes(auth, done)).map((file) => gunzipSync(file).toString('utf8'));
+    const listCsv = await (await auth.fetch('/api/founders?format=csv')).text();
+    const header = listCsv.split('\n')[0];
+    for (const text of csv) expect(text.split('\n')[0]).toBe(header);
+    const rows = csv.flatMap((text) => parse(text, { columns: true }) as Record<string, string>[]);
+    expect(rows).toEqual(parse(listCsv, { columns: true }));
+  });
+});
+
+describe('downloads', () => {
+  it('answer Range requests with 206 parts that concatenate to the file, and 416 past its end', async () => {
+    const done = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson' })).id);
+    const file = done.files[0]!;
+    const whole = await download(auth, file.url);
+    expect(whole.headers.get('content-length')).toBe(String(file.bytes));
+    expect(whole.headers.get('etag')).toBe(`"${file.sha256}"`);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const cut = Math.floor(file.bytes / 3);
+    const first = await download(auth, file.url, { range: `bytes=0-${cut - 1}` });
+    const second = await download(auth, file.url, { range: `bytes=${cut}-` });
+    expect([first.status, second.status]).toEqual([206, 206]);
+    expect(first.headers.get('content-range')).toBe(`bytes 0-${cut - 1}/${file.bytes}`);
+    expect(Buffer.concat([first.bytes, second.bytes]).equals(whole.bytes)).toBe(true);
+    const suffix = await download(auth, file.url, { range: 'bytes=-10' });
+    expect(suffix.bytes.equals(whole.bytes.subarray(-10))).toBe(true);
+    const past = await download(auth, file.url, { range: `bytes=${file.bytes}-` });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${file.bytes}`);
+    expect((await download(auth, `/api/exports/${done.id}/files/99`)).status).toBe(404);
+  });
+});
+
+describe('refusals and the organisation', () => {
+  it('refuses bad input naming the field, and changes nothing', async () => {
+    const before = (await (await auth.fetch('/api/exports?include_total=true')).json()) as { page: { total: number } };
+    const cases: [Record<string, unknown>, number, string, string][] = [
+      [{ resource: 'planets', format: 'ndjson' }, 400, 'VALIDATION_ERROR', 'body.resource'],
+      [{ resource: 'entities', format: 'xml' }, 400, 'VALIDATION_ERROR', 'body.format'],
+      [{ resource: 'entities', format: 'csv', fields: ['nmae'] }, 400, 'VALIDATION_ERROR', 'body.fields'],
+      [{ resource: 'entities', format: 'csv', filter: 'launch_year[gte]:abc' }, 400, 'FILTER_VALIDATION_ERROR', ''],
+      [{ resource: 'entities', format: 'csv', since: 'forged' }, 400, 'VALIDATION_ERROR', 'body.since'],
+    ];
+    for (const [body, status, code, path] of cases) {
+      const response = await auth.fetch('/api/exports', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answer = (await response.json()) as { error: { code: string; details?: { path: string }[] } };
+      expect(response.status, JSON.stringify(answer)).toBe(status);
+      expect(answer.error.code).toBe(code);
+      if (path) expect(answer.error.details?.map((detail) => detail.path)).toContain(path);
+    }
+    const after = (await (await auth.fetch('/api/exports?include_total=true')).json()) as { page: { total: number } };
+    expect(after.page.total).toBe(before.page.total);
+  });
+
+  it('needs read:<resource>, and hides another organisation\'s exports', async () => {
+    const noInvestors = await createApiKeyAndToken(app, { permissions: ['read:entities'] });
+    const refused = await noInvestors.fetch('/api/exports', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ resource: 'investors', format: 'csv' }) });
+    expect(refused.status).toBe(403);
+    const mine = await createExport(auth, { resource: 'valuations', format: 'csv' });
+    const other = await createApiKeyAndToken(app, { org: 'org-other-exports' });
+    expect((await other.fetch(`/api/exports/${mine.id}`)).status).toBe(404);
+    expect((await other.fetch(`/api/exports/${mine.id}/files/1`)).status).toBe(404);
+    expect((await other.fetch(`/api/exports/${mine.id}`, { method: 'DELETE' })).status).toBe(404);
+    const listed = (await (await other.fetch('/api/exports')).json()) as { data: unknown[] };
+    expect(listed.data).toEqual([]);
+  });
+
+  it('DELETE cancels a queued export and deletes a finished one\'s files', async () => {
+    const done = await waitForExport(auth, (await createExport(auth, { resource: 'news', format: 'ndjson' })).id);
+    expect((await auth.fetch(`/api/exports/${done.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await download(auth, done.files[0]!.url)).status).toBe(404);
+  });
+});
