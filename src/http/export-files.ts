@@ -33,10 +33,12 @@ export function parseRange(header: string | undefined, size: number): Range {
   return { start, end };
 }
 
+/** Path ids as every /api path reads them: digits, at least 1, else 400; one past the ids' int4 range names nothing (404). */
 const positive = (text: string, name: string): number => {
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw validationError([{ path: `path.${name}`, message: 'must be a positive integer' }]);
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw validationError([{ path: `path.${name}`, message: 'must be a positive integer' }]);
   return Number(text);
 };
+const MAX_ID = 2_147_483_647;
 
 export async function serveExportFile(exchange: Exchange, handle: RestHandler, sql: SqlClient, match: RegExpExecArray): Promise<void> {
   if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
@@ -47,7 +49,7 @@ export async function serveExportFile(exchange: Exchange, handle: RestHandler, s
   const id = positive(match[1]!, 'id');
   const n = positive(match[2]!, 'n');
   await expireExports(sql);
-  const row = principal && (await findExport(sql, principal.orgId, id));
+  const row = principal && id <= MAX_ID && n <= MAX_ID ? await findExport(sql, principal.orgId, id) : undefined;
   if (!row) throw notFound('Export');
   if (row.status === 'expired') throw new AppError('EXPORT_EXPIRED', 'This export\'s files were deleted after EXPORT_RETENTION_DAYS; ask for a new export');
   const file = row.status === 'succeeded' ? (await listFiles(sql, id)).find((candidate) => candidate.n === n) : undefined;

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { OAuthErrorCode } from '../auth/token-request.ts';
 import { authorizationServerMetadata, openIdConfiguration } from '../auth/well-known.ts';
 import { IDENTIFYING_HEADERS } from './permissions.ts';
-import { publicErrorResponse } from './responses.ts';
+import { apiAnswerHeaders, errorResponses, publicErrorResponse } from './responses.ts';
 import { componentRef, exactObject, schemaOfValue } from './schema-helpers.ts';
 import type { JsonSchema, JsonValue, PathItem, Reference, ResponseObject } from './types.ts';
 
@@ -144,7 +144,8 @@ function exportFilePath(): PathItem {
     ETag: { description: 'The file\'s sha256, quoted', schema: { type: 'string' as const } },
     'Accept-Ranges': { schema: { type: 'string' as const, const: 'bytes' } },
   };
-  const errors = Object.fromEntries([400, 401, 404, 408, 410, 416, 429, 431, 500, 503].map((status) => [status, publicErrorResponse(status)]));
+  // An /api path: its errors are the shared components, RateLimit-* included once the token is read.
+  const errors = errorResponses([400, 401, 404, 408, 410, 416, 429, 431, 500, 503]);
   return {
     description: 'Other methods: 405.',
     get: {
@@ -159,11 +160,12 @@ function exportFilePath(): PathItem {
       parameters: [
         { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
         { name: 'n', in: 'path', required: true, schema: { type: 'integer', minimum: 1 }, description: 'The file\'s number, from 1' },
-        { name: 'Range', in: 'header', required: false, schema: { type: 'string', pattern: '^bytes=\\d*-\\d*$' }, description: 'One byte range' },
+        // RFC 9110 §14.2: a Range the server does not take (another unit, several ranges, bad syntax) is ignored.
+        { name: 'Range', in: 'header', required: false, schema: { type: 'string' }, description: 'One byte range, `bytes=a-b`, `bytes=a-` or `bytes=-n`; any other value is ignored and the whole file sent' },
       ],
       responses: withRequestId({
-        200: { description: 'The whole file', headers: fileHeaders, content: bytes },
-        206: { description: 'The range asked for', headers: { ...fileHeaders, 'Content-Range': { schema: { type: 'string' as const } } }, content: bytes },
+        200: { description: 'The whole file', headers: { ...apiAnswerHeaders(200), ...fileHeaders }, content: bytes },
+        206: { description: 'The range asked for', headers: { ...apiAnswerHeaders(206), ...fileHeaders, 'Content-Range': { schema: { type: 'string' as const } } }, content: bytes },
         ...errors,
         ...METHOD_NOT_ALLOWED,
       }),

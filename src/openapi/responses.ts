@@ -63,6 +63,9 @@ const BEFORE_THE_TOKEN = new Set([405, 408, 413, 431]);
 /** The RateLimit-* an answer of /api with this status may carry: the one rule for every response. */
 const rateLimitHeaders = (status: number): Record<string, Reference> => (BEFORE_THE_TOKEN.has(status) ? {} : RATE_LIMIT_HEADERS);
 
+/** The headers every answer of /api with this status carries: its X-Request-Id, and RateLimit-* once the token is read. */
+export const apiAnswerHeaders = (status: number): Record<string, Reference> => ({ 'X-Request-Id': headerRef('X-Request-Id'), ...rateLimitHeaders(status) });
+
 /** The error envelope carrying `codes` (every code, or those of one status). */
 const errorSchema = (codes: readonly string[]): JsonSchema =>
   exactObject({
@@ -166,7 +169,7 @@ const SUCCESS_TEXT: Readonly<Record<string, string>> = {
 /** The success response: status by the route's kind, body by the envelope the route uses. */
 export function successResponse(route: Route, shape: OperationShape, walker: SelectionWalker): [string, ResponseObject] {
   const status = route.kind === 'deleted' ? '204' : route.kind === 'created' ? '201' : route.kind === 'accepted' ? '202' : '200';
-  const headers: Record<string, Reference> = { 'X-Request-Id': headerRef('X-Request-Id'), ...rateLimitHeaders(Number(status)) };
+  const headers: Record<string, Reference> = apiAnswerHeaders(Number(status));
   if (status === '204') return [status, { description: 'Done; no body', headers }];
   if (shape.key === 'list' && shape.variables.some((variable) => variable.name === 'filter')) {
     headers.Deprecation = headerRef('Deprecation');

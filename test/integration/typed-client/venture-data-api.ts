@@ -6781,7 +6781,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One byte range */
+                /** @description One byte range, `bytes=a-b`, `bytes=a-` or `bytes=-n`; any other value is ignored and the whole file sent */
                 Range?: string;
             };
             path: {
@@ -6797,6 +6797,9 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Content-Length"?: number;
                     /** @description The file's sha256, quoted */
                     ETag?: string;
@@ -6812,6 +6815,9 @@ export interface operations {
             206: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Content-Length"?: number;
                     /** @description The file's sha256, quoted */
                     ETag?: string;
@@ -6824,300 +6830,17 @@ export interface operations {
                     "application/vnd.apache.parquet": string;
                 };
             };
-            /** @description Bad Request: `VALIDATION_ERROR`, `FILTER_PARSE_ERROR`, `UNKNOWN_FILTER`, `UNSUPPORTED_OPERATOR`, `FILTER_VALIDATION_ERROR` */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Bad Request"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_ERROR" | "FILTER_PARSE_ERROR" | "UNKNOWN_FILTER" | "UNSUPPORTED_OPERATOR" | "FILTER_VALIDATION_ERROR";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Unauthorized: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Unauthorized"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "UNAUTHORIZED";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Not Found: `NOT_FOUND` */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Not Found"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "NOT_FOUND";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
-            /** @description Request Timeout: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "REQUEST_TIMEOUT",
-                     *         "message": "Request Timeout"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "REQUEST_TIMEOUT";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Gone: `CURSOR_EXPIRED`, `EXPORT_EXPIRED` */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "CURSOR_EXPIRED",
-                     *         "message": "Gone"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "CURSOR_EXPIRED" | "EXPORT_EXPIRED";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Range Not Satisfiable: `RANGE_NOT_SATISFIABLE` */
-            416: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "RANGE_NOT_SATISFIABLE",
-                     *         "message": "Range Not Satisfiable"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "RANGE_NOT_SATISFIABLE";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Too Many Requests: `RATE_LIMITED` */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "Too Many Requests"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "RATE_LIMITED";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Request Header Fields Too Large: `HEADERS_TOO_LARGE` */
-            431: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "HEADERS_TOO_LARGE",
-                     *         "message": "Request Header Fields Too Large"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "HEADERS_TOO_LARGE";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Internal Server Error: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "INTERNAL_ERROR",
-                     *         "message": "Internal Server Error"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "INTERNAL_ERROR";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
-            /** @description Service Unavailable: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "SERVICE_UNAVAILABLE",
-                     *         "message": "Service Unavailable"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable; the message is for humans
-                             * @enum {string}
-                             */
-                            code: "SERVICE_UNAVAILABLE";
-                            message: string;
-                            /** @description One row per problem */
-                            details?: components["schemas"]["ErrorDetail"][];
-                        };
-                    };
-                };
-            };
+            408: components["responses"]["Error408"];
+            410: components["responses"]["Error410"];
+            416: components["responses"]["Error416"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     jwks: {
