@@ -68,12 +68,14 @@ interface Fixture {
   delivery: number;
   /** A pending invitation of olivia's to a team adam owns. */
   token: string;
+  /** A queued export, made only for the exports' routes (an organisation may queue 20). */
+  export?: number;
 }
 
 let counter = 0;
 
 /** Fresh records of olivia's organisation for one request. */
-async function fixture(): Promise<Fixture> {
+async function fixture(route: Route): Promise<Fixture> {
   const n = ++counter;
   const ecosystem = (await call(owner, 'POST', '/api/ecosystems', { slug: `b-${n}`, name: 'E', filter: 'is_company:true' })).body.data.id;
   const landscape = (await call(owner, 'POST', `/api/ecosystems/${ecosystem}/landscapes`, { name: 'L' })).body.data.id;
@@ -90,7 +92,9 @@ async function fixture(): Promise<Fixture> {
   // A `.invalid` host never resolves: deliveries to it fail, nothing leaves the machine.
   const webhook = (await call(owner, 'POST', '/api/webhooks', { url: `https://hooks-${n}.example.invalid/`, events: ['entity.created'] })).body.data.id;
   const delivery = (await call(owner, 'POST', `/api/webhooks/${webhook}/test`)).body.data.id;
-  return { ecosystem, landscape, team, invitation, apiKey, webhook, delivery, token };
+  const exported =
+    route.id.startsWith('exports.') ? (await call(owner, 'POST', '/api/exports', { resource: 'entities', format: 'ndjson' })).body.data.id : undefined;
+  return { ecosystem, landscape, team, invitation, apiKey, webhook, delivery, token, export: exported };
 }
 
 /** The path with the fixture's ids; a `{id}` is the record of the route's own resource. */
@@ -104,7 +108,7 @@ function pathOf(route: Route, records: Fixture): string {
     id: String(
       route.id === 'webhooks.RetryWebhookDelivery'
         ? records.delivery
-        : { ecosystems: records.ecosystem, landscapes: records.landscape, teams: records.team, invitations: records.invitation, 'api-keys': records.apiKey, webhooks: records.webhook }[
+        : { ecosystems: records.ecosystem, landscapes: records.landscape, teams: records.team, invitations: records.invitation, 'api-keys': records.apiKey, webhooks: records.webhook, exports: records.export }[
             resource
           ],
     ),
@@ -130,27 +134,30 @@ const BODIES: Record<string, (records: Fixture) => unknown> = {
   'api-keys.CreateApiKey': () => ({ name: 'New', permissions: ['read:entities'] }),
   'webhooks.CreateWebhook': () => ({ url: 'https://hooks.example.invalid/new', events: ['entity.updated'] }),
   'webhooks.UpdateWebhook': () => ({ description: 'Renamed' }),
+  'exports.CreateExport': () => ({ resource: 'entities', format: 'ndjson' }),
   // These take no body.
   'webhooks.TestWebhook': () => undefined,
   'webhooks.RetryWebhookDelivery': () => undefined,
 };
 
-const SUCCESS = { created: 201, deleted: 204 } as Record<string, number>;
+const SUCCESS = { created: 201, accepted: 202, deleted: 204 } as Record<string, number>;
 const successOf = (route: Route): number => SUCCESS[route.kind] ?? 200;
 const needsBody = (route: Route): boolean => ['POST', 'PUT', 'PATCH'].includes(route.method);
 
 /** The records the GET routes read: a read changes none, so they need no fresh ones each. */
-let readFixture: Promise<Fixture> | undefined;
+const readFixtures = new Map<string, Promise<Fixture>>();
 
 async function attempt(route: Route, credentials: TestCredentials) {
-  const records = await (route.method === 'GET' ? (readFixture ??= fixture()) : fixture());
+  const group = route.id.startsWith('exports.') ? 'exports' : 'others';
+  if (route.method === 'GET' && !readFixtures.has(group)) readFixtures.set(group, fixture(route));
+  const records = await (route.method === 'GET' ? readFixtures.get(group)! : fixture(route));
   return call(credentials, route.method, pathOf(route, records), needsBody(route) ? BODIES[route.id]!(records) : undefined);
 }
 
 const table = managementRoutes.map((route) => [`${route.method} ${route.path}`, route] as const);
 
 it('covers every route of the organisation-owned resources, each with a body where it takes one', () => {
-  expect([...owned.keys()].sort()).toEqual(['api-keys', 'ecosystems', 'invitations', 'landscapes', 'teams', 'usage', 'webhooks']);
+  expect([...owned.keys()].sort()).toEqual(['api-keys', 'ecosystems', 'exports', 'invitations', 'landscapes', 'teams', 'usage', 'webhooks']);
   expect(managementRoutes.length).toBeGreaterThanOrEqual(28);
   for (const route of managementRoutes) if (needsBody(route)) expect(BODIES, route.id).toHaveProperty([route.id]);
 });
