@@ -74,9 +74,9 @@ describe('address classification', () => {
 });
 
 describe('event types', () => {
-  it('are the change types of six resources, each with its read permission, and the two ecosystem events', () => {
+  it('are the change types of six resources, each with its read permission, the two ecosystem events and the two export events', () => {
     expect(CHANGE_EVENT_TYPES).toHaveLength(18);
-    expect(SUBSCRIBABLE_EVENT_TYPES).toEqual([...CHANGE_EVENT_TYPES, 'ecosystem.entity_entered', 'ecosystem.entity_left']);
+    expect(SUBSCRIBABLE_EVENT_TYPES).toEqual([...CHANGE_EVENT_TYPES, 'ecosystem.entity_entered', 'ecosystem.entity_left', 'export.succeeded', 'export.failed']);
     expect(changeResource('news.deleted')).toBe('news');
     expect(changeResource('transaction.created')).toBe('transactions');
     expect(changeResource('ecosystem.entity_left')).toBeUndefined();
