@@ -16,7 +16,7 @@ const without = (model: string): TenantRules => Object.fromEntries(Object.entrie
 describe('the declared tenant rules', () => {
   it('cover every model that holds an organisation’s data', () => {
     expect(undeclaredTenancy(datamodel, rules)).toEqual([]);
-    expect(Object.keys(rules).sort()).toEqual(['ApiKey', 'Ecosystem', 'EcosystemMember', 'EcosystemMembership', 'Landscape', 'LandscapeEntity', 'Team', 'TeamInvitation', 'TeamMember', 'UsageBucket', 'Webhook', 'WebhookAttempt', 'WebhookDelivery']);
+    expect(Object.keys(rules).sort()).toEqual(['ApiKey', 'Ecosystem', 'EcosystemMember', 'EcosystemMembership', 'Export', 'ExportFile', 'ExportFilePart', 'Landscape', 'LandscapeEntity', 'Team', 'TeamInvitation', 'TeamMember', 'UsageBucket', 'Webhook', 'WebhookAttempt', 'WebhookDelivery']);
   });
 
   it('stop the start when a model is left without one, directly or through a relation', () => {
