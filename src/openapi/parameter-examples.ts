@@ -13,7 +13,7 @@ export function addParameterExamples(paths: Record<string, PathItem>, schemas: R
     for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
       for (const parameter of operation?.parameters ?? []) {
         if (isReference(parameter) || parameter.example !== undefined) continue;
-        const example = parameter.in === 'path' ? recordIds.get(recordPath(path, parameter.name)) : schemaExample(parameter.schema);
+        const example = parameter.in === 'path' ? pathExample(parameter.schema, recordIds.get(recordPath(path, parameter.name))) : schemaExample(parameter.schema);
         if (example !== undefined) parameter.example = example;
       }
     }
@@ -38,6 +38,12 @@ function exampleRecordIds(paths: Record<string, PathItem>, schemas: ReadonlyMap<
     if (example && typeof example === 'object' && !Array.isArray(example) && example.id !== undefined) ids.set(path, example.id);
   }
   return ids;
+}
+
+/** A record's id as the path parameter's schema types it (an ecosystem's `{id}` is its id or its slug, a string). */
+function pathExample(schema: JsonSchema, id: JsonValue | undefined): JsonValue | undefined {
+  if (id === undefined) return undefined;
+  return schema.type === 'string' ? String(id) : id;
 }
 
 function schemaExample(schema: JsonSchema): JsonValue | undefined {

@@ -53,5 +53,6 @@ it('gives each record path the id of its example record, one the demo data holds
   const entity = doc.paths['/api/entities/{id}']!.get!.parameters!.find((parameter) => 'name' in parameter && parameter.name === 'id') as ParameterObject;
   expect(entity.example).toBe((doc.components.schemas.EntityRecord!.examples![0] as { id: number }).id);
   const nested = doc.paths['/api/ecosystems/{ecosystem}/entities']!.get!.parameters!.find((parameter) => 'name' in parameter && parameter.name === 'ecosystem') as ParameterObject;
-  expect(nested.example).toBe((doc.components.schemas.EcosystemRecord!.examples![0] as { id: number }).id);
+  // An ecosystem's path segment is its id or its slug: a string.
+  expect(nested.example).toBe(String((doc.components.schemas.EcosystemRecord!.examples![0] as { id: number }).id));
 });
