@@ -1,5 +1,5 @@
 /**
- * Exports over GraphQL, and the REST rows mapped onto them (CONTRACT §15, docs/exports.md): ask for
+ * Exports over GraphQL, and the REST rows mapped onto them (docs/exports.md): ask for
  * one (202 with Location), read it, list the organisation's, cancel or delete it. Its files are
  * downloaded over REST only (src/http/export-files.ts); their URLs are in `files`.
  */

@@ -43,27 +43,12 @@ export interface StoredPrincipal {
   permissions: string[];
 }
 
-/** An export as the API shows it (REST and GraphQL). */
-export interface ApiExport {
-  id: number;
-  resource: string;
-  format: string;
-  filter: string | null;
-  fields: string[] | null;
-  since: string | null;
-  status: ExportStatus;
-  rows_written: number;
-  rows_estimated: number | null;
+/** An export as the API shows it (REST and GraphQL): the stored row without what only the server reads. */
+export type ApiExport = Omit<ExportRow, 'org_id' | 'created_by' | 'principal' | 'request_hash' | 'columns'> & {
   progress: number;
-  cursor: string | null;
   columns: { name: string; type: string }[];
   files: { n: number; url: string; bytes: number; sha256: string; rows: number }[];
-  error: { code: string; message: string } | null;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  expires_at: Date | null;
-}
+};
 
 const COLUMNS = `id, org_id, created_by, principal, resource, format, filter, fields, since, status, rows_written, rows_estimated,
   cursor, columns, error, request_hash, created_at, started_at, finished_at, expires_at`;
