@@ -6,8 +6,9 @@
 // runtime and swagger-ui-dist find their own files in node_modules as usual. Splitting keeps the lazy
 // imports of src/main.ts lazy (the first log lines appear before the API's module graph loads).
 //
-// src/db/pglite-worker.mjs, the embedded database's thread, is plain JavaScript the bundle loads by
-// its path (new URL beside the module that starts it): it is copied as it is, not bundled.
+// The worker threads' files (src/db/pglite-worker.mjs, the embedded database's thread, and
+// src/exports/parquet-worker.mjs, an export's Parquet encoder) are plain JavaScript the bundle loads
+// by their path (new URL beside the module that starts them): they are copied as they are, not bundled.
 //
 // Each file is replaced by a rename, and only when it changed: a build beside running servers (the two
 // test projects each build) never lets one read a half-written file.
@@ -32,7 +33,9 @@ const { outputFiles } = await build({
   write: false,
 });
 
-outputFiles.push({ path: join(outdir, 'pglite-worker.mjs'), contents: readFileSync(join(root, 'src/db/pglite-worker.mjs')) });
+for (const [from, name] of [['src/db', 'pglite-worker.mjs'], ['src/exports', 'parquet-worker.mjs']]) {
+  outputFiles.push({ path: join(outdir, name), contents: readFileSync(join(root, from, name)) });
+}
 
 mkdirSync(outdir, { recursive: true });
 const unchanged = (path, contents) => {

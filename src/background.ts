@@ -85,6 +85,7 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
         logger,
         maxFileRows: config.EXPORT_FILE_MAX_ROWS,
         pageRows: config.EXPORT_PAGE_ROWS,
+        readers: config.EXPORT_READERS,
         pollMs: config.EXPORT_POLL_MS,
         leaseMs: config.EXPORT_LEASE_MS,
         retentionDays: config.EXPORT_RETENTION_DAYS,

@@ -99,23 +99,3 @@ function elements(name: string, type: ColumnType): ParquetElement[] {
   }
   return [{ name, repetition_type: 'OPTIONAL', ...LEAVES[type.kind] }];
 }
-
-/** A JSON value of the record as the Parquet writer takes it: integers as bigint, times and dates as Date. */
-export function parquetValue(type: ColumnType, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (type.kind) {
-    case 'integer':
-      return BigInt(value as number);
-    case 'date-time':
-    case 'date':
-      return new Date(value as string);
-    case 'array':
-      return (value as unknown[]).map((item) => parquetValue(type.of, item));
-    case 'object': {
-      const record = value as Record<string, unknown>;
-      return Object.fromEntries(type.fields.map((field) => [field.name, parquetValue(field.type, record[field.name])]));
-    }
-    default:
-      return value;
-  }
-}

@@ -2,8 +2,8 @@
  * Running one export. The changes feed's head is read first: that is the export's `cursor`, and every
  * row read after it is at least as new, so the files plus the changes after the cursor give the data
  * as it is now. Rows come from the REST list itself, as the export's creator (the same statement,
- * filter, fields and permissions), in keyset pages of EXPORT_PAGE_ROWS: each page a short statement, so the
- * embedded database's one connection is never held long. An incremental export (`since`) reads the
+ * filter, fields and permissions), in pages of EXPORT_PAGE_ROWS over windows of ids, EXPORT_READERS at
+ * once: each page a short statement, so the embedded database's one connection is never held long. An incremental export (`since`) reads the
  * ids its resource's changes name between `since` and the head, a page at a time, and the list's
  * rows among them; an id the list no longer returns (deleted, or no longer matching) is a tombstone.
  */
@@ -15,6 +15,7 @@ import { exportColumns } from './columns.ts';
 import { listQuery, type ReadList } from './create.ts';
 import { FileSink } from './file-sink.ts';
 import { dropFiles, renewLease, storeFile, storePart, underLease, type Lease, type StoredFile } from './file-store.ts';
+import { materialize } from '../compile/json-text.ts';
 import { changeResourceOf, listPath, type ExportFormat, type ExportResource } from './resources.ts';
 import type { ExportRow } from './store.ts';
 import { fileWriter, type FileWriter, type Row } from './writers.ts';
@@ -27,6 +28,8 @@ export interface JobDeps {
   maxFileRows: number;
   /** Rows per keyset page (EXPORT_PAGE_ROWS). */
   pageRows: number;
+  /** Statements one export runs at once, over separate ranges of ids (EXPORT_READERS; 1 when absent). */
+  readers?: number;
   /** True once the instance shuts down: the job stops between pages (and is redone by the next runner). */
   stopping?: () => boolean;
 }
@@ -68,35 +71,75 @@ export async function runExport(deps: JobDeps, row: ExportRow, lease: Lease): Pr
   const files = new FileRoller(deps, lease, row.format as ExportFormat, columns, row.since !== null);
   const principal = principalOf(row);
   const pages = row.since === null ? fullPages(deps, principal, row) : changedPages(deps, principal, row, resource, head);
-  for await (const rows of pages) {
-    if (deps.stopping?.()) throw new Stopped(`export ${row.id} stopped for a shutdown`);
-    await files.write(rows);
+  try {
+    for await (const rows of pages) {
+      if (deps.stopping?.()) throw new Stopped(`export ${row.id} stopped for a shutdown`);
+      await files.write(rows);
+    }
+    await files.end();
+  } finally {
+    await files.dispose();
   }
-  await files.end();
   return files.rows;
 }
 
-async function readPage(deps: JobDeps, principal: Principal, resource: string, query: Record<string, string>): Promise<{ data: Row[]; next: string | null }> {
+interface Page {
+  data: Row[];
+  next: string | null;
+}
+
+async function readPage(deps: JobDeps, principal: Principal, resource: string, query: Record<string, string>): Promise<Page> {
   const answer = await deps.readList(principal, listPath(resource as ExportResource), query);
   if (answer.status !== 200) {
-    const error = (answer.body as { error?: { code: string; message: string } }).error;
+    const error = (materialize(answer.body) as { error?: { code: string; message: string } }).error;
     throw new ExportFailed(error?.code ?? 'INTERNAL_ERROR', error?.message ?? `The list answered ${answer.status}`);
   }
   const body = answer.body as { data: Row[]; page: { next_cursor?: string | null } };
   return { data: body.data, next: body.page.next_cursor ?? null };
 }
 
-/** Every row of the list, following its keyset cursor. */
+/** The list's filter narrowed to the ids `from`..`to`. */
+const withinIds = (filter: string | null, from: number, to: number): string =>
+  `and(${filter ? `${filter}, ` : ''}id[gte]:${from}, id[lte]:${to})`;
+
+/**
+ * Every row of the list, in id order. The ids from the list's first to its last are cut into windows
+ * of about a page of rows each (from the list's estimated total), read `readers` at a time, each its
+ * own short statement, and written in order. A window that holds more than a page is read on with its
+ * cursor and the next windows are made narrower; one that holds less than half a page widens them.
+ */
 async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): AsyncGenerator<Row[]> {
-  const base = { ...listQuery({ filter: row.filter ?? undefined, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
-  // The next page is read while this one is written (compressed and stored): reads and writes overlap.
-  let pending: Promise<{ data: Row[]; next: string | null }> | undefined = readPage(deps, principal, row.resource, base);
-  while (pending) {
-    const page: { data: Row[]; next: string | null } = await pending;
-    pending = page.next ? readPage(deps, principal, row.resource, { ...base, cursor: page.next }) : undefined;
-    // A page read ahead must not reject unheard when the writing stops first (a lost lease).
-    pending?.catch(() => undefined);
-    if (page.data.length) yield page.data;
+  const read = (query: Record<string, string>) => readPage(deps, principal, row.resource, query);
+  const edge = async (sort: string): Promise<number | undefined> => {
+    const page = await read({ ...listQuery({ filter: row.filter ?? undefined, fields: ['id'] }), sort, limit: '1' });
+    return (page.data[0] as { id: number } | undefined)?.id;
+  };
+  const first = await edge('id');
+  const last = first === undefined ? undefined : await edge('-id');
+  if (first === undefined || last === undefined) return;
+  const span = last - first + 1;
+  const page = String(deps.pageRows);
+  const fields: Record<string, string> = row.fields ? { fields: row.fields.join(',') } : {};
+  let width = Math.max(1, Math.ceil((span * deps.pageRows) / Math.max(deps.pageRows, row.rows_estimated ?? 0)));
+  let from = first;
+  const windows: Promise<Page & { filter: string }>[] = [];
+  while (windows.length || from <= last) {
+    while (windows.length < (deps.readers ?? 1) && from <= last) {
+      const filter = withinIds(row.filter, from, Math.min(last, from + width - 1));
+      const reading = read({ filter, ...fields, sort: 'id', limit: page }).then((answer) => ({ ...answer, filter }));
+      // A window read ahead must not reject unheard when the writing stops first (a lost lease).
+      reading.catch(() => undefined);
+      windows.push(reading);
+      from += width;
+    }
+    let answer: Page & { filter: string } = await windows.shift()!;
+    if (answer.next) width = Math.max(1, Math.floor(width / 2));
+    else if (answer.data.length < deps.pageRows / 2) width = Math.min(span, width * 2);
+    if (answer.data.length) yield answer.data;
+    while (answer.next) {
+      answer = { ...(await read({ filter: answer.filter, ...fields, sort: 'id', limit: page, cursor: answer.next })), filter: answer.filter };
+      if (answer.data.length) yield answer.data;
+    }
   }
 }
 
@@ -124,7 +167,7 @@ async function* changedPages(deps: JobDeps, principal: Principal, row: ExportRow
     const idFilter = `id[in_any]:${ids.join('|')}`;
     const filter = row.filter ? `and(${row.filter}, ${idFilter})` : idFilter;
     const query = { ...listQuery({ filter, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
-    const { data } = await readPage(deps, principal, row.resource, query);
+    const data = (await readPage(deps, principal, row.resource, query)).data.map((record) => materialize(record) as Record<string, unknown>);
     const present = new Set(data.map((record) => record.id as number));
     const tombstones = ids.filter((id) => !present.has(id)).map((id) => ({ id, _deleted: true }));
     yield [...data, ...tombstones].sort((a, b) => (a.id as number) - (b.id as number));
@@ -162,6 +205,12 @@ class FileRoller {
   /** Closes the last file; an export with no rows still has one (empty) file. */
   async end(): Promise<void> {
     if (this.#current || this.#n === 0) await this.#close(this.#current ?? this.#open());
+  }
+
+  /** Lets go of an unfinished file's writer (a job that stopped or failed). */
+  async dispose(): Promise<void> {
+    await this.#current?.writer.dispose();
+    this.#current = undefined;
   }
 
   #open() {

@@ -1,17 +1,22 @@
 /**
  * The file formats: NDJSON and CSV compressed with gzip (node:zlib, which compresses on libuv's thread
- * pool, off the event loop), and Parquet with typed columns (hyparquet-writer, pages compressed with
- * gzip) in row groups of at most ROW_GROUP_ROWS. Each writes into a FileSink, so a file's bytes leave memory a part at a time.
+ * pool, off the event loop), and Parquet with typed columns (hyparquet-writer on a thread of its own,
+ * pages compressed with gzip) in row groups of at most ROW_GROUP_ROWS. Each writes into a FileSink, so a file's bytes leave memory a part at a time.
  */
 import { once } from 'node:events';
-import { createGzip, gzipSync, type Gzip } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
+import { createGzip, type Gzip } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { parquetSchema, parquetValue, type ExportColumn } from './columns.ts';
+import { JsonText, materialize } from '../compile/json-text.ts';
+import { parquetSchema, type ExportColumn } from './columns.ts';
 import type { FileSink } from './file-sink.ts';
 import type { ExportFormat } from './resources.ts';
 
-export type Row = Record<string, unknown>;
+/** A record as the list answered it: the JSON text PostgreSQL wrote, or an object (a `fields` projection, a tombstone). */
+export type Row = JsonText | Record<string, unknown>;
+
+/** A record's JSON, the list's own text when it has one (so an NDJSON line is the list's record, byte for byte). */
+const rowText = (row: Row): string => (row instanceof JsonText ? row.text : JSON.stringify(row));
 
 /** Parquet rows are kept in memory until a row group is full: this bounds that memory (the contract's bound is 100k). */
 export const ROW_GROUP_ROWS = 10_000;
@@ -21,13 +26,15 @@ export interface FileWriter {
   write(rows: readonly Row[]): Promise<void>;
   /** Writes what is left (gzip's trailer, Parquet's last row group and footer). */
   end(): Promise<void>;
+  /** Lets go of what the writer holds (its thread) when the file is abandoned. */
+  dispose(): Promise<void>;
 }
 
 /** `tombstones`: an incremental export's, whose rows may be `{id, _deleted: true}` (a `_deleted` column in CSV and Parquet). */
 export function fileWriter(format: ExportFormat, columns: readonly ExportColumn[], sink: FileSink, tombstones: boolean): FileWriter {
   switch (format) {
     case 'ndjson':
-      return gzipText(sink, (rows) => rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      return gzipText(sink, (rows) => rows.map((row) => `${rowText(row)}\n`).join(''));
     case 'csv':
       return csvWriter(columns, sink, tombstones);
     case 'parquet':
@@ -54,6 +61,9 @@ function gzipText(sink: FileSink, text: (rows: readonly Row[]) => string, header
       gzip.end();
       await ended;
     },
+    dispose: async () => {
+      gzip.destroy();
+    },
   };
 }
 
@@ -62,48 +72,59 @@ function csvWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones:
   const names = [...columns.map((column) => column.name), ...(tombstones ? ['_deleted'] : [])];
   const options = { columns: names, cast: { boolean: (value: boolean) => (value ? 'true' : 'false'), object: (value: object) => JSON.stringify(value) } };
   const header = stringify([], { ...options, header: true });
-  return gzipText(sink, (rows) => stringify(rows as Row[], options), header);
+  return gzipText(sink, (rows) => stringify(rows.map(materialize) as Record<string, unknown>[], options), header);
 }
 
+/** One Parquet file, encoded on its own thread (src/exports/parquet-worker.mjs): the main thread only hands it the records' text. */
 function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones: boolean): FileWriter {
   const all: ExportColumn[] = [...columns, ...(tombstones ? [{ name: '_deleted', type: { kind: 'boolean' } } as const] : [])];
-  const bytes = new ByteWriter();
-  // The bytes of each row group go to the sink as soon as it is encoded; offsets stay the file's.
-  const drain = () => {
-    sink.push(new Uint8Array(bytes.buffer, 0, bytes.index));
-    bytes.index = 0;
-  };
-  // GZIP per page: the nested columns (an entity's rounds, founders, news) repeat text that Snappy
-  // left at about the size of the NDJSON.gz; gzip makes the file a fraction of it (bench/README.md).
-  const writer = new ParquetWriter({
-    writer: bytes,
-    schema: parquetSchema(all) as never,
-    codec: 'GZIP',
-    compressors: { GZIP: (input: Uint8Array) => gzipSync(input) },
-    createdBy: 'venture-data-api exports',
+  const worker = new Worker(new URL('./parquet-worker.mjs', import.meta.url), {
+    workerData: { schema: parquetSchema(all), columns: all, rowGroupRows: ROW_GROUP_ROWS },
   });
-  let pending: Row[] = [];
-  const flushGroup = async () => {
-    if (!pending.length) return;
-    const rows = pending;
-    pending = [];
-    const columnData = all.map((column) => ({
-      name: column.name,
-      data: rows.map((row) => (column.name === '_deleted' ? row._deleted === true : parquetValue(column.type, row[column.name]))),
-    }));
-    writer.write({ columnData, rowGroupSize: rows.length });
-    drain();
-    await sink.flushFull();
+  // Answers come in the order the messages went: each settles the oldest question, its bytes go to the sink in file order.
+  const waiting: { resolve(): void; reject(error: Error): void }[] = [];
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const question of waiting.splice(0)) question.reject(failure);
   };
+  worker.on('message', (answer: { bytes?: ArrayBuffer; error?: string }) => {
+    if (answer.error !== undefined) return fail(new Error(`Parquet encoding failed: ${answer.error}`));
+    sink.push(new Uint8Array(answer.bytes!));
+    waiting.shift()?.resolve();
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the Parquet thread exited (${code})`)));
+  const ask = (message: { rows: string[] } | { end: true }) =>
+    new Promise<void>((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting.push({ resolve, reject });
+      worker.postMessage(message);
+    });
+  // Records sent ahead of the encoding, at most about a row group of them: reads go on while a group is encoded.
+  const inFlight: Promise<void>[] = [];
+  let inFlightRows = 0;
+  const sizes: number[] = [];
   return {
     write: async (rows) => {
-      for (const row of rows) pending.push(row);
-      if (pending.length >= ROW_GROUP_ROWS) await flushGroup();
+      const sent = ask({ rows: rows.map(rowText) });
+      sent.catch(() => undefined);
+      inFlight.push(sent);
+      sizes.push(rows.length);
+      inFlightRows += rows.length;
+      while (inFlightRows > ROW_GROUP_ROWS) {
+        await inFlight.shift();
+        inFlightRows -= sizes.shift()!;
+      }
+      await sink.flushFull();
     },
     end: async () => {
-      await flushGroup();
-      writer.finish();
-      drain();
+      await Promise.all(inFlight);
+      await ask({ end: true });
+      await worker.terminate();
+    },
+    dispose: async () => {
+      await worker.terminate();
     },
   };
 }
