@@ -104,9 +104,11 @@ const withinIds = (filter: string | null, from: number, to: number): string =>
 
 /**
  * Every row of the list, in id order. The ids from the list's first to its last are cut into windows
- * of about a page of rows each (from the list's estimated total), read `readers` at a time, each its
- * own short statement, and written in order. A window that holds more than a page is read on with its
- * cursor and the next windows are made narrower; one that holds less than half a page widens them.
+ * of about 80% of a page of rows each (from the list's estimated total), each read by its own short
+ * statement, `readers` at a time: a read that ends starts the next at once, whatever the writing is
+ * doing, until twice `readers` windows wait to be written. They are written in order. A window that
+ * holds more than a page is read on with its cursor when its turn comes, and makes the next windows
+ * narrower; one that holds less than half of what it aimed at makes them wider.
  */
 async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): AsyncGenerator<Row[]> {
   const read = (query: Record<string, string>) => readPage(deps, principal, row.resource, query);
@@ -118,28 +120,52 @@ async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): 
   const last = first === undefined ? undefined : await edge('-id');
   if (first === undefined || last === undefined) return;
   const span = last - first + 1;
-  const page = String(deps.pageRows);
-  const fields: Record<string, string> = row.fields ? { fields: row.fields.join(',') } : {};
-  let width = Math.max(1, Math.ceil((span * deps.pageRows) / Math.max(deps.pageRows, row.rows_estimated ?? 0)));
+  const readers = deps.readers ?? 1;
+  const query = (filter: string, cursor?: string): Record<string, string> => ({
+    filter,
+    ...(row.fields ? { fields: row.fields.join(',') } : {}),
+    sort: 'id',
+    limit: String(deps.pageRows),
+    ...(cursor ? { cursor } : {}),
+  });
+  // Windows aim at 80% of a page: one that overflows costs a second statement for its last rows.
+  const aim = Math.max(1, Math.floor(deps.pageRows * 0.8));
+  let width = Math.max(1, Math.floor((span * aim) / Math.max(aim, row.rows_estimated ?? 0)));
   let from = first;
+  let running = 0;
+  let stopped = false;
   const windows: Promise<Page & { filter: string }>[] = [];
-  while (windows.length || from <= last) {
-    while (windows.length < (deps.readers ?? 1) && from <= last) {
+  const launch = (): void => {
+    while (!stopped && running < readers && windows.length < 2 * readers && from <= last) {
       const filter = withinIds(row.filter, from, Math.min(last, from + width - 1));
-      const reading = read({ filter, ...fields, sort: 'id', limit: page }).then((answer) => ({ ...answer, filter }));
-      // A window read ahead must not reject unheard when the writing stops first (a lost lease).
-      reading.catch(() => undefined);
-      windows.push(reading);
       from += width;
+      running += 1;
+      const reading = read(query(filter)).then((answer) => {
+        if (answer.next) width = Math.max(1, Math.floor(width / 2));
+        else if (answer.data.length < aim / 2) width = Math.min(span, width * 2);
+        return { ...answer, filter };
+      });
+      // A window read ahead must not reject unheard when the writing stops first (a lost lease).
+      reading.catch(() => undefined).finally(() => {
+        running -= 1;
+        launch();
+      });
+      windows.push(reading);
     }
-    let answer: Page & { filter: string } = await windows.shift()!;
-    if (answer.next) width = Math.max(1, Math.floor(width / 2));
-    else if (answer.data.length < deps.pageRows / 2) width = Math.min(span, width * 2);
-    if (answer.data.length) yield answer.data;
-    while (answer.next) {
-      answer = { ...(await read({ filter: answer.filter, ...fields, sort: 'id', limit: page, cursor: answer.next })), filter: answer.filter };
+  };
+  try {
+    launch();
+    while (windows.length) {
+      let answer: Page & { filter: string } = await windows.shift()!;
+      launch();
       if (answer.data.length) yield answer.data;
+      while (answer.next) {
+        answer = { ...(await read(query(answer.filter, answer.next))), filter: answer.filter };
+        if (answer.data.length) yield answer.data;
+      }
     }
+  } finally {
+    stopped = true;
   }
 }
 
