@@ -26,6 +26,7 @@ import type { TransportContext } from './graphql/transport.ts';
 import { accessLog } from './http/access-log.ts';
 import { corsStep } from './http/cors.ts';
 import { createFront } from './http/front.ts';
+import { Serving } from './http/serving.ts';
 import { graphqlRoute } from './http/graphql-route.ts';
 import { createCompressedAnswers } from './http/compressed-answers.ts';
 import { mcpRoute } from './http/mcp-route.ts';
@@ -143,8 +144,10 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
     onUnexpectedError: (error, request) => logger.error({ err: error, requestId: request.requestId }, 'unexpected error in a REST request'),
   });
   handleRestLater = handleRest;
+  // Requests in flight: an export's reads wait for none, so clients come first.
+  const serving = new Serving();
   const background = startBackgroundWork({
-    config, sql: db.sql, logger, registry: metrics.registry, schema, clock, webhooks, readList: exportServices.readList,
+    config, sql: db.sql, logger, registry: metrics.registry, schema, clock, webhooks, readList: exportServices.readList, foreground: serving,
     // Every request is counted at its end: the system clock without a Date per request.
     now: clock === systemClock ? Date.now : () => clock().getTime(),
   });
@@ -163,6 +166,7 @@ export function createApp({ config, db, logger, clock = systemClock, resolveHost
       exact: { '/graphql': graphqlRoute(handleGraphQL, graphiql), [MCP_PATH]: mcpRoute(mcp), '/oauth/token': tokenRoute(auth) },
     },
     compressedAnswers: createCompressedAnswers(config.COMPRESSION_CACHE_MB, metrics.registry),
+    serving,
     site: (req, res, exchange) => {
       exchange.handOver();
       site(req, res);

@@ -17,6 +17,7 @@ import type { SqlClient } from './db/client.ts';
 import type { Logger } from './logger.ts';
 import type { ReadList } from './exports/create.ts';
 import { exportFinished } from './exports/finished.ts';
+import type { Foreground } from './exports/job.ts';
 import { startExportWorker } from './exports/worker.ts';
 import { createUsageCounter, type UsageCounter } from './usage/counter.ts';
 import { scheduleUsagePartitions, type PartitionMaintenance } from './usage/partitions.ts';
@@ -42,9 +43,11 @@ export interface BackgroundOptions {
   webhooks: { urls: UrlPolicy; secrets: SecretBox };
   /** The REST list read as an export's creator (src/exports/list-reader.ts). */
   readList: ReadList;
+  /** The requests in flight, which an export's reads let go first. */
+  foreground?: Foreground;
 }
 
-export function startBackgroundWork({ config, sql, logger, registry, schema, clock, now, webhooks, readList }: BackgroundOptions): BackgroundWork {
+export function startBackgroundWork({ config, sql, logger, registry, schema, clock, now, webhooks, readList, foreground }: BackgroundOptions): BackgroundWork {
   const usage = createUsageCounter({
     sql,
     logger,
@@ -86,6 +89,7 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
         maxFileRows: config.EXPORT_FILE_MAX_ROWS,
         pageRows: config.EXPORT_PAGE_ROWS,
         readers: config.EXPORT_READERS,
+        ...(foreground ? { foreground } : {}),
         pollMs: config.EXPORT_POLL_MS,
         leaseMs: config.EXPORT_LEASE_MS,
         retentionDays: config.EXPORT_RETENTION_DAYS,

@@ -30,9 +30,23 @@ export interface JobDeps {
   pageRows: number;
   /** Statements one export runs at once, over separate ranges of ids (EXPORT_READERS; 1 when absent). */
   readers?: number;
+  /** The requests the instance is serving: each read waits until none is in flight (at most FOREGROUND_PATIENCE_MS). */
+  foreground?: Foreground;
   /** True once the instance shuts down: the job stops between pages (and is redone by the next runner). */
   stopping?: () => boolean;
 }
+
+/** Requests in flight on this instance (src/http/serving.ts). */
+export interface Foreground {
+  idle(patienceMs: number): Promise<void>;
+}
+
+/**
+ * How long a read waits for the instance's requests to end: an export is background work, so a
+ * client's read never queues behind a window's statement started while it was being served; under
+ * requests that never stop, each read still starts after this long.
+ */
+export const FOREGROUND_PATIENCE_MS = 50;
 
 /** The instance is shutting down: the job stopped between two pages. */
 export class Stopped extends Error {
@@ -140,7 +154,7 @@ async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): 
       const filter = withinIds(row.filter, from, Math.min(last, from + width - 1));
       from += width;
       running += 1;
-      const reading = read(query(filter)).then((answer) => {
+      const reading = (deps.foreground?.idle(FOREGROUND_PATIENCE_MS) ?? Promise.resolve()).then(() => read(query(filter))).then((answer) => {
         if (answer.next) width = Math.max(1, Math.floor(width / 2));
         else if (answer.data.length < aim / 2) width = Math.min(span, width * 2);
         return { ...answer, filter };

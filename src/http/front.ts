@@ -21,6 +21,7 @@ import type { CompressedAnswers } from './compressed-answers.ts';
 import { Exchange } from './exchange.ts';
 import { settleRequestForm } from './request-form.ts';
 import { errorAnswer, respond, type Answer } from './respond.ts';
+import type { Serving } from './serving.ts';
 
 export interface Route {
   serve(exchange: Exchange): Promise<void>;
@@ -43,6 +44,8 @@ export interface FrontOptions {
   site(req: IncomingMessage, res: ServerResponse, exchange: Exchange): void;
   /** Where the writer keeps the compressed forms of read answers. */
   compressedAnswers?: CompressedAnswers | undefined;
+  /** Counts the requests in flight (background work waits for them: src/http/serving.ts). */
+  serving?: Serving;
   logger: Logger;
 }
 
@@ -62,8 +65,10 @@ export function createFront(options: FrontOptions): (req: IncomingMessage, res: 
     // Before the exchange reads the target: an absolute-form one becomes a path (src/http/request-form.ts).
     const form = settleRequestForm(req);
     const exchange = new Exchange(req, res, options.compressedAnswers);
+    options.serving?.started();
     // 'close' comes once per response, also when the client leaves first.
     res.on('close', () => {
+      options.serving?.ended();
       exchange.closed();
       for (const step of atEnd) step(exchange);
     });
