@@ -80,6 +80,8 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
       })
     : undefined;
   // Exports run on every instance that runs background work; the database gives each job to one of them.
+  // The embedded database runs one statement at a time: an export's are fewer at once, and shorter.
+  const embedded = config.DATABASE_URL === undefined;
   const exportWorker = config.BACKGROUND_WORKERS
     ? startExportWorker({
         sql,
@@ -87,8 +89,8 @@ export function startBackgroundWork({ config, sql, logger, registry, schema, clo
         readList,
         logger,
         maxFileRows: config.EXPORT_FILE_MAX_ROWS,
-        pageRows: config.EXPORT_PAGE_ROWS,
-        readers: config.EXPORT_READERS,
+        pageRows: config.EXPORT_PAGE_ROWS ?? (embedded ? 200 : 500),
+        readers: config.EXPORT_READERS ?? (embedded ? 1 : 2),
         ...(foreground ? { foreground } : {}),
         pollMs: config.EXPORT_POLL_MS,
         leaseMs: config.EXPORT_LEASE_MS,

@@ -107,13 +107,16 @@ const environmentSchema = z.object({
   EXPORT_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1_000),
   /** A file of an export holds at most this many rows (then the next file starts). */
   EXPORT_FILE_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(1_000_000),
-  /** Rows an export reads per statement (a keyset page of the list; at most the smallest list maximum). */
-  EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(500).default(500),
   /**
-   * Statements one export runs at once, each over its own range of ids (docs/exports.md): 2 keeps a
-   * 2-core server's both cores reading; 1 reads one page after another.
+   * Rows an export reads per statement (a keyset page of the list; at most the smallest list maximum).
+   * Unset: 500 on PostgreSQL, 200 on the embedded database, whose one connection a read by id waits for.
    */
-  EXPORT_READERS: z.coerce.number().int().min(1).max(8).default(2),
+  EXPORT_PAGE_ROWS: z.coerce.number().int().min(1).max(500).optional(),
+  /**
+   * Statements one export runs at once, each over its own range of ids (docs/exports.md). Unset: 2 on
+   * PostgreSQL (a 2-core server's both cores read), 1 on the embedded database (it runs one at a time).
+   */
+  EXPORT_READERS: z.coerce.number().int().min(1).max(8).optional(),
   /** How long a running export's lease lasts without being renewed: then another instance takes it over. */
   EXPORT_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
   /**

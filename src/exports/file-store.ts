@@ -1,6 +1,6 @@
 /**
  * An export's files in the database, so every instance serves them: each file's bytes in parts
- * (about 1 MiB each) written as the job goes, and a row per finished file. Every write checks, in its
+ * (about 256 KiB each, PART_BYTES) written as the job goes, and a row per finished file. Every write checks, in its
  * own transaction, that the job still holds its lease: a runner that lost it (its instance stalled
  * and another took the job over) writes nothing more, so no file is ever written twice.
  */
