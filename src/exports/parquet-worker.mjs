@@ -11,8 +11,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 
-/** @type {{ schema: object[], columns: { name: string, type: object }[], rowGroupRows: number }} */
-const { schema, columns, rowGroupRows } = workerData;
+/** @type {{ schema: object[], columns: { name: string, type: object }[], rowGroupRows: number, rowGroupBytes: number }} */
+const { schema, columns, rowGroupRows, rowGroupBytes } = workerData;
 
 const bytes = new ByteWriter();
 // GZIP per page: the nested columns (an entity's founders, tags) repeat text that Snappy left at
@@ -44,12 +44,14 @@ function parquetValue(type, value) {
 }
 
 let pending = [];
+let pendingBytes = 0;
 
 /** Encodes the rows held as one row group. Min/max statistics only for top-level scalars: a reader prunes by those, and nested columns' statistics cost a third of the encoding. */
 function writeGroup() {
   if (!pending.length) return;
   const rows = pending;
   pending = [];
+  pendingBytes = 0;
   writer.write({
     columnData: columns.map((column) => ({
       name: column.name,
@@ -70,8 +72,12 @@ function taken() {
 parentPort.on('message', (message) => {
   try {
     if (message.rows) {
-      for (const text of message.rows) pending.push(JSON.parse(text));
-      if (pending.length >= rowGroupRows) writeGroup();
+      for (const text of message.rows) {
+        pending.push(JSON.parse(text));
+        pendingBytes += text.length;
+      }
+      // A group is encoded at its row bound, or sooner for wide records: memory follows the bytes, not the rows.
+      if (pending.length >= rowGroupRows || pendingBytes >= rowGroupBytes) writeGroup();
     } else {
       writeGroup();
       writer.finish();

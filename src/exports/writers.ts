@@ -20,6 +20,8 @@ const rowText = (row: Row): string => (row instanceof JsonText ? row.text : JSON
 
 /** Parquet rows are kept in memory until a row group is full: this bounds that memory (the contract's bound is 100k). */
 export const ROW_GROUP_ROWS = 10_000;
+/** And so does this, for wide records: a group is full at about 8 MB of the records' JSON (some 5,800 entities with their founders and tags). */
+export const ROW_GROUP_BYTES = 8 << 20;
 
 export interface FileWriter {
   /** Adds rows (resolves once their bytes are made and full parts stored). */
@@ -79,7 +81,7 @@ function csvWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones:
 function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones: boolean): FileWriter {
   const all: ExportColumn[] = [...columns, ...(tombstones ? [{ name: '_deleted', type: { kind: 'boolean' } } as const] : [])];
   const worker = new Worker(new URL('./parquet-worker.mjs', import.meta.url), {
-    workerData: { schema: parquetSchema(all), columns: all, rowGroupRows: ROW_GROUP_ROWS },
+    workerData: { schema: parquetSchema(all), columns: all, rowGroupRows: ROW_GROUP_ROWS, rowGroupBytes: ROW_GROUP_BYTES },
   });
   // Answers come in the order the messages went: each settles the oldest question, its bytes go to the sink in file order.
   const waiting: { resolve(): void; reject(error: Error): void }[] = [];
@@ -101,25 +103,26 @@ function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombsto
       waiting.push({ resolve, reject });
       worker.postMessage(message);
     });
-  // Records sent ahead of the encoding, at most about a row group of them: reads go on while a group is encoded.
-  const inFlight: Promise<void>[] = [];
-  let inFlightRows = 0;
-  const sizes: number[] = [];
+  // Records sent ahead of the encoding, at most about a row group's bytes of them: reads go on while a group is encoded.
+  const inFlight: { sent: Promise<void>; bytes: number }[] = [];
+  let inFlightBytes = 0;
   return {
     write: async (rows) => {
-      const sent = ask({ rows: rows.map(rowText) });
+      const texts = rows.map(rowText);
+      const bytes = texts.reduce((sum, text) => sum + text.length, 0);
+      const sent = ask({ rows: texts });
       sent.catch(() => undefined);
-      inFlight.push(sent);
-      sizes.push(rows.length);
-      inFlightRows += rows.length;
-      while (inFlightRows > ROW_GROUP_ROWS) {
-        await inFlight.shift();
-        inFlightRows -= sizes.shift()!;
+      inFlight.push({ sent, bytes });
+      inFlightBytes += bytes;
+      while (inFlightBytes > ROW_GROUP_BYTES) {
+        const oldest = inFlight.shift()!;
+        await oldest.sent;
+        inFlightBytes -= oldest.bytes;
       }
       await sink.flushFull();
     },
     end: async () => {
-      await Promise.all(inFlight);
+      await Promise.all(inFlight.map((batch) => batch.sent));
       await ask({ end: true });
       await worker.terminate();
     },

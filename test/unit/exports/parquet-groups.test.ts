@@ -1,0 +1,54 @@
+/**
+ * A Parquet file's row groups (src/exports/writers.ts, encoded on the file's own thread): at most
+ * ROW_GROUP_ROWS rows, and fewer for wide records, a group closing at about ROW_GROUP_BYTES of their
+ * JSON, so the memory a group holds follows its bytes; every row is in the file once, in order.
+ */
+import { gunzipSync } from 'node:zlib';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { describe, expect, it } from 'vitest';
+import type { ExportColumn } from '../../../src/exports/columns.ts';
+import { FileSink } from '../../../src/exports/file-sink.ts';
+import { fileWriter, ROW_GROUP_BYTES, ROW_GROUP_ROWS } from '../../../src/exports/writers.ts';
+
+const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+const columns: ExportColumn[] = [
+  { name: 'id', type: { kind: 'integer' } },
+  { name: 'text', type: { kind: 'string' } },
+];
+
+async function parquetOf(rows: Record<string, unknown>[], batch = 500): Promise<ArrayBuffer> {
+  const parts: Buffer[] = [];
+  const sink = new FileSink(async (_part, _offset, data) => {
+    parts.push(data);
+  });
+  const writer = fileWriter('parquet', columns, sink, false);
+  for (let start = 0; start < rows.length; start += batch) await writer.write(rows.slice(start, start + batch));
+  await writer.end();
+  await sink.close();
+  const file = Buffer.concat(parts);
+  return file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
+}
+
+describe('Parquet row groups', () => {
+  it(`hold at most ${ROW_GROUP_ROWS} narrow rows each`, async () => {
+    const rows = Array.from({ length: 2.5 * ROW_GROUP_ROWS }, (_, index) => ({ id: index + 1, text: `row ${index + 1}` }));
+    const file = await parquetOf(rows);
+    const groups = parquetMetadata(file).row_groups.map((group) => Number(group.num_rows));
+    expect(groups).toEqual([ROW_GROUP_ROWS, ROW_GROUP_ROWS, ROW_GROUP_ROWS / 2]);
+    const back = (await parquetReadObjects({ file, compressors })) as { id: bigint; text: string }[];
+    expect(back.map((row) => Number(row.id))).toEqual(rows.map((row) => row.id));
+  });
+
+  it('close early for wide rows, at about ROW_GROUP_BYTES of their JSON', async () => {
+    const wide = 'x'.repeat(4_000);
+    const rows = Array.from({ length: 5_000 }, (_, index) => ({ id: index + 1, text: `${index + 1}${wide}` }));
+    const file = await parquetOf(rows);
+    const groups = parquetMetadata(file).row_groups.map((group) => Number(group.num_rows));
+    const perGroup = Math.ceil(ROW_GROUP_BYTES / JSON.stringify(rows[0]).length);
+    expect(groups.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...groups)).toBeLessThanOrEqual(perGroup + 500);
+    expect(groups.reduce((sum, rows) => sum + rows, 0)).toBe(rows.length);
+    const back = (await parquetReadObjects({ file, compressors })) as { id: bigint; text: string }[];
+    expect(back.map((row) => row.text)).toEqual(rows.map((row) => row.text));
+  });
+});
