@@ -20,8 +20,12 @@ const rowText = (row: Row): string => (row instanceof JsonText ? row.text : JSON
 
 /** Parquet rows are kept in memory until a row group is full: this bounds that memory (the contract's bound is 100k). */
 export const ROW_GROUP_ROWS = 10_000;
-/** And so does this, for wide records: a group is full at about 8 MB of the records' JSON (some 5,800 entities with their founders and tags). */
-export const ROW_GROUP_BYTES = 8 << 20;
+/**
+ * And so does this, for wide records: a group is full at about 4 MB of the records' JSON (some 2,900
+ * entities with their founders and tags). Encoding one is a burst of CPU on a 2-core server: 8 MB
+ * groups made a read by id on the embedded database wait up to 400 ms, 4 MB ones about 200 ms.
+ */
+export const ROW_GROUP_BYTES = 4 << 20;
 
 export interface FileWriter {
   /** Adds rows (resolves once their bytes are made and full parts stored). */
