@@ -12,6 +12,7 @@ import { decodePlace, endOf, isBefore } from '../changes/cursor.ts';
 import type { SqlClient } from '../db/client.ts';
 import { AppError, validationError } from '../errors.ts';
 import { parseInput } from '../management/input.ts';
+import { checkNarrowable } from './narrow.ts';
 import { findExport, insertExport, type ExportRow } from './store.ts';
 import { EXPORT_FORMATS, EXPORT_RESOURCES, listPath } from './resources.ts';
 
@@ -80,6 +81,7 @@ export async function createExport({ sql, readList, principal, input, idempotenc
   if (input.since !== undefined) await checkSince(sql, input.since, at('since'));
   const probe = await readList(principal, listPath(input.resource as never), { ...listQuery(input), limit: '1', include_total: 'true' });
   if (probe.status !== 200) throw refusal(probe.status, probe.body, prefix);
+  if (input.filter !== undefined) checkNarrowable(input.filter, at('filter'));
   const total = (probe.body as { page?: { total?: number } }).page?.total ?? null;
   const hash = requestHash(input);
   return sql.transaction(async (tx) => {

@@ -16,6 +16,7 @@ import { listQuery, type ReadList } from './create.ts';
 import { FileSink } from './file-sink.ts';
 import { dropFiles, renewLease, storeFile, storePart, underLease, type Lease, type StoredFile } from './file-store.ts';
 import { materialize } from '../compile/json-text.ts';
+import { amongIdsInParts, withinIds } from './narrow.ts';
 import { changeResourceOf, listPath, type ExportFormat, type ExportResource } from './resources.ts';
 import type { ExportRow } from './store.ts';
 import { fileWriter, type FileWriter, type Row } from './writers.ts';
@@ -112,10 +113,6 @@ async function readPage(deps: JobDeps, principal: Principal, resource: string, q
   return { data: body.data, next: body.page.next_cursor ?? null };
 }
 
-/** The list's filter narrowed to the ids `from`..`to`. */
-const withinIds = (filter: string | null, from: number, to: number): string =>
-  `and(${filter ? `${filter}, ` : ''}id[gte]:${from}, id[lte]:${to})`;
-
 /**
  * Every row of the list, in id order. The ids from the list's first to its last are cut into windows
  * of about 80% of a page of rows each (from the list's estimated total), each read by its own short
@@ -204,10 +201,11 @@ async function* changedPages(deps: JobDeps, principal: Principal, row: ExportRow
     ).map((change) => change.object_id);
     if (!ids.length) return;
     after = ids.at(-1)!;
-    const idFilter = `id[in_any]:${ids.join('|')}`;
-    const filter = row.filter ? `and(${row.filter}, ${idFilter})` : idFilter;
-    const query = { ...listQuery({ filter, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
-    const data = (await readPage(deps, principal, row.resource, query)).data.map((record) => materialize(record) as Record<string, unknown>);
+    const data: Record<string, unknown>[] = [];
+    for (const filter of amongIdsInParts(row.filter, ids)) {
+      const query = { ...listQuery({ filter, fields: row.fields ?? undefined }), limit: String(deps.pageRows) };
+      for (const record of (await readPage(deps, principal, row.resource, query)).data) data.push(materialize(record) as Record<string, unknown>);
+    }
     const present = new Set(data.map((record) => record.id as number));
     const tombstones = ids.filter((id) => !present.has(id)).map((id) => ({ id, _deleted: true }));
     yield [...data, ...tombstones].sort((a, b) => (a.id as number) - (b.id as number));
