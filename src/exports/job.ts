@@ -3,9 +3,10 @@
  * row read after it is at least as new, so the files plus the changes after the cursor give the data
  * as it is now. Rows come from the REST list itself, as the export's creator (the same statement,
  * filter, fields and permissions), in pages of EXPORT_PAGE_ROWS over windows of ids, EXPORT_READERS at
- * once: each page a short statement, so the embedded database's one connection is never held long. An incremental export (`since`) reads the
- * ids its resource's changes name between `since` and the head, a page at a time, and the list's
- * rows among them; an id the list no longer returns (deleted, or no longer matching) is a tombstone.
+ * once: each page a short statement, so the embedded database's one connection is never held long.
+ * An incremental export (`since`) reads the ids its resource's changes name between `since` and the
+ * head, a page at a time, and the list's rows among them; an id the list no longer returns (deleted,
+ * or no longer matching) is a tombstone.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/principal.ts';

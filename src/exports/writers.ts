@@ -1,7 +1,8 @@
 /**
  * The file formats: NDJSON and CSV compressed with gzip (node:zlib, which compresses on libuv's thread
  * pool, off the event loop), and Parquet with typed columns (hyparquet-writer on a thread of its own,
- * pages compressed with gzip) in row groups of at most ROW_GROUP_ROWS. Each writes into a FileSink, so a file's bytes leave memory a part at a time.
+ * pages compressed with gzip) in row groups of at most ROW_GROUP_ROWS rows and about ROW_GROUP_BYTES.
+ * Each writes into a FileSink, so a file's bytes leave memory a part at a time.
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
