@@ -7,13 +7,16 @@
 import { AppError } from '../errors.ts';
 import { FILTER_LIMITS, parseFilter } from '../filter/index.ts';
 
+/** A filter that filters: the list reads an empty or all-whitespace one as none. */
+const given = (filter: string | null): string | null => (filter?.trim() ? filter : null);
+
 /** The filter narrowed to the ids `from`..`to`. */
 export const withinIds = (filter: string | null, from: number, to: number): string =>
-  `and(${filter ? `${filter}, ` : ''}id[gte]:${from}, id[lte]:${to})`;
+  `and(${given(filter) ? `${filter}, ` : ''}id[gte]:${from}, id[lte]:${to})`;
 
 const amongIds = (filter: string | null, ids: readonly number[]): string => {
   const condition = `id[in_any]:${ids.join('|')}`;
-  return filter ? `and(${filter}, ${condition})` : condition;
+  return given(filter) ? `and(${filter}, ${condition})` : condition;
 };
 
 /** Refuses (400 on `path`) a filter that its narrowing would take past the grammar's limits. */

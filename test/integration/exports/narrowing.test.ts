@@ -44,6 +44,12 @@ describe('an export narrows its filter to ids', () => {
     expect(error.details.map((detail) => detail.path)).toEqual(['body.filter']);
   });
 
+  it('takes an all-whitespace filter as none, as the list does', async () => {
+    const done = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson', filter: '   ' })).id);
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    expect(ndjsonRows(await fileBytes(auth, done))).toEqual(await listAll(auth, '/api/entities'));
+  });
+
   it('reads many changed ids beside a long filter in as many lists as fit', async () => {
     const filter = paddedFilter(FILTER_LIMITS.maxLength - 600);
     const full = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson', filter })).id);
