@@ -75,9 +75,9 @@ parentPort.on('message', (message) => {
       for (const text of message.rows) {
         pending.push(JSON.parse(text));
         pendingBytes += text.length;
+        // A group is encoded at its row bound, or sooner for wide records: memory follows the bytes, not the rows.
+        if (pending.length >= rowGroupRows || pendingBytes >= rowGroupBytes) writeGroup();
       }
-      // A group is encoded at its row bound, or sooner for wide records: memory follows the bytes, not the rows.
-      if (pending.length >= rowGroupRows || pendingBytes >= rowGroupBytes) writeGroup();
     } else {
       writeGroup();
       writer.finish();
