@@ -48,7 +48,7 @@ export interface Foreground {
  * client's read never queues behind a window's statement started while it was being served; under
  * requests that never stop, each read still starts after this long.
  */
-export const FOREGROUND_PATIENCE_MS = 50;
+const FOREGROUND_PATIENCE_MS = 50;
 
 /** The instance is shutting down: the job stopped between two pages. */
 export class Stopped extends Error {
