@@ -3,8 +3,8 @@
  * runs it) on a PostgreSQL database seeded with BENCH_ENTITIES entities. In one run it measures
  * paging GET /api/entities with cursors at its largest page (500), then an NDJSON.gz export and a
  * Parquet export of the same rows: their time, their files' sizes, the server's resident memory
- * growth while each ran (VmRSS sampled every 100 ms), and by-id reads' p95 while each ran beside the
- * same reads while the server was idle.
+ * growth while each ran (VmRSS sampled every 100 ms, from before the first export), and by-id
+ * reads' p95 while each ran beside the same reads while the server was idle.
  *
  * Environment: BENCH_EXPORTS_DATABASE_URL (default the local server's `venture_exports_bench`,
  * created on first use), BENCH_ENTITIES (1000000); BENCH_EXPORTS_DATABASE_URL=embedded runs the
@@ -96,8 +96,9 @@ async function main(): Promise<void> {
     console.log(`paging the list with cursors, 500 a page: ${rows} rows in ${paging.toFixed(1)} s`);
 
     const results: Record<string, { seconds: number; bytes: number; rows: number; rssGrowthMb: number; byIdP95: number; byIdMax: number }> = {};
+    // Growth is counted from before the first export: a heap the NDJSON export grew and kept counts against the Parquet one too.
+    const before = rssMb(child.pid!);
     for (const format of ['ndjson', 'parquet'] as const) {
-      const before = rssMb(child.pid!);
       let peak = before;
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(child.pid!));

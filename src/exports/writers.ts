@@ -28,6 +28,14 @@ export const ROW_GROUP_ROWS = 10_000;
  */
 export const ROW_GROUP_BYTES = 4 << 20;
 
+/**
+ * The encoding thread's heap. Left to itself V8 lets a thread that allocates this fast grow its heap
+ * long before it collects: the thread alone took 170 to 180 MB more resident memory over an export of
+ * 99,030 entities, and 98 MB within these bounds, in the same time (the same export still ran in
+ * 48 MB of old generation). A thread that ran out would fail its export, not the server.
+ */
+const PARQUET_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+
 export interface FileWriter {
   /** Adds rows (resolves once their bytes are made and full parts stored). */
   write(rows: readonly Row[]): Promise<void>;
@@ -87,6 +95,7 @@ function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombsto
   const all: ExportColumn[] = [...columns, ...(tombstones ? [{ name: '_deleted', type: { kind: 'boolean' } } as const] : [])];
   const worker = new Worker(new URL('./parquet-worker.mjs', import.meta.url), {
     workerData: { schema: parquetSchema(all), columns: all, rowGroupRows: ROW_GROUP_ROWS, rowGroupBytes: ROW_GROUP_BYTES },
+    resourceLimits: PARQUET_HEAP,
   });
   // Answers come in the order the messages went: each settles the oldest question, its bytes go to the sink in file order.
   const waiting: { resolve(): void; reject(error: Error): void }[] = [];
