@@ -7,7 +7,9 @@
  * reads' p95 while each ran beside the same reads while the server was idle.
  *
  * Environment: BENCH_EXPORTS_DATABASE_URL (default the local server's `venture_exports_bench`,
- * created on first use), BENCH_ENTITIES (1000000); BENCH_EXPORTS_DATABASE_URL=embedded runs the
+ * created on first use), BENCH_ENTITIES (1000000), BENCH_EXPORTS_FORMATS (`ndjson,parquet`; one of
+ * them alone measures its memory from a server that ran nothing before it), BENCH_EXPORTS_PAGING
+ * (`0`: no paging, and no table); BENCH_EXPORTS_DATABASE_URL=embedded runs the
  * server on its embedded database with the demo data instead (in BENCH_DATA_DIR), where what counts
  * is the longest a by-id read waited while an export ran.
  */
@@ -25,6 +27,8 @@ const DATABASE_URL = process.env.BENCH_EXPORTS_DATABASE_URL ?? 'postgres://postg
 const EMBEDDED = DATABASE_URL === 'embedded';
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? '/tmp/vda-bench-exports-demo';
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 1_000_000);
+const FORMATS = (process.env.BENCH_EXPORTS_FORMATS ?? 'ndjson,parquet').split(',') as ('ndjson' | 'parquet')[];
+const PAGING = process.env.BENCH_EXPORTS_PAGING !== '0';
 
 /** The database the server will use, ready: seeded with ENTITIES entities, or (embedded) holding the demo data. */
 async function prepare(): Promise<Database> {
@@ -87,18 +91,20 @@ async function main(): Promise<void> {
     let started = performance.now();
     let rows = 0;
     let cursor: string | null = null;
-    do {
-      const page = (await (await get(`/api/entities?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json()) as { data: unknown[]; page: { next_cursor: string | null } };
-      rows += page.data.length;
-      cursor = page.page.next_cursor;
-    } while (cursor);
+    if (PAGING) {
+      do {
+        const page = (await (await get(`/api/entities?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json()) as { data: unknown[]; page: { next_cursor: string | null } };
+        rows += page.data.length;
+        cursor = page.page.next_cursor;
+      } while (cursor);
+      console.log(`paging the list with cursors, 500 a page: ${rows} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
     const paging = (performance.now() - started) / 1000;
-    console.log(`paging the list with cursors, 500 a page: ${rows} rows in ${paging.toFixed(1)} s`);
 
     const results: Record<string, { seconds: number; bytes: number; rows: number; rssGrowthMb: number; byIdP95: number; byIdMax: number }> = {};
     // Growth is counted from before the first export: a heap the NDJSON export grew and kept counts against the Parquet one too.
     const before = rssMb(child.pid!);
-    for (const format of ['ndjson', 'parquet'] as const) {
+    for (const format of FORMATS) {
       let peak = before;
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(child.pid!));
@@ -128,8 +134,9 @@ async function main(): Promise<void> {
       };
       console.log(`${format}: ${JSON.stringify(results[format])}`);
     }
-    const ndjson = results.ndjson!;
-    const parquet = results.parquet!;
+    const ndjson = results.ndjson;
+    const parquet = results.parquet;
+    if (!PAGING || !ndjson || !parquet) return;
     console.log(`\n| measure | value |\n|---|---|`);
     console.log(`| entities | ${rows} |`);
     console.log(`| paging GET /api/entities?limit=500 with cursors | ${paging.toFixed(1)} s |`);
