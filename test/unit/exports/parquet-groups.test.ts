@@ -3,7 +3,7 @@
  * ROW_GROUP_ROWS rows, and fewer for wide records, a group closing at about ROW_GROUP_BYTES of their
  * JSON, so the memory a group holds follows its bytes; every row is in the file once, in order.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -60,19 +60,27 @@ describe('Parquet row groups', () => {
   // What a warehouse's reader relies on: each group where the footer says, with its own rows' min and max.
   it('are found by a reader that seeks by their offsets and prunes by their statistics (DuckDB)', async () => {
     const rows = Array.from({ length: 3.5 * ROW_GROUP_ROWS }, (_, index) => ({ id: index + 1, text: `row ${index + 1}` }));
-    const path = join(mkdtempSync(join(tmpdir(), 'parquet-groups-')), 'groups.parquet');
+    const dir = mkdtempSync(join(tmpdir(), 'parquet-groups-'));
+    const path = join(dir, 'groups.parquet');
     writeFileSync(path, Buffer.from(await parquetOf(rows)));
-    const connection = await (await DuckDBInstance.create(':memory:')).connect();
-    const read = async (sql: string) => (await connection.runAndReadAll(sql)).getRows().map((row) => row.map(Number));
-    const stats = await read(`SELECT row_group_id, stats_min_value::BIGINT, stats_max_value::BIGINT FROM parquet_metadata('${path}') WHERE path_in_schema = 'id' ORDER BY 1`);
-    expect(stats).toEqual([0, 1, 2, 3].map((group) => [group, group * ROW_GROUP_ROWS + 1, Math.min(rows.length, (group + 1) * ROW_GROUP_ROWS)]));
-    expect(await read(`SELECT count(*), sum(id) FROM '${path}'`)).toEqual([[rows.length, (rows.length * (rows.length + 1)) / 2]]);
-    expect(await read(`SELECT id FROM '${path}' WHERE id BETWEEN ${2 * ROW_GROUP_ROWS - 1} AND ${2 * ROW_GROUP_ROWS + 1} ORDER BY id`)).toEqual([
-      [2 * ROW_GROUP_ROWS - 1],
-      [2 * ROW_GROUP_ROWS],
-      [2 * ROW_GROUP_ROWS + 1],
-    ]);
-    const texts = await connection.runAndReadAll(`SELECT text FROM '${path}' ORDER BY id`);
-    expect(texts.getRows().map((row) => row[0])).toEqual(rows.map((row) => row.text));
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      const read = async (sql: string) => (await connection.runAndReadAll(sql)).getRows().map((row) => row.map(Number));
+      const stats = await read(`SELECT row_group_id, stats_min_value::BIGINT, stats_max_value::BIGINT FROM parquet_metadata('${path}') WHERE path_in_schema = 'id' ORDER BY 1`);
+      expect(stats).toEqual([0, 1, 2, 3].map((group) => [group, group * ROW_GROUP_ROWS + 1, Math.min(rows.length, (group + 1) * ROW_GROUP_ROWS)]));
+      expect(await read(`SELECT count(*), sum(id) FROM '${path}'`)).toEqual([[rows.length, (rows.length * (rows.length + 1)) / 2]]);
+      expect(await read(`SELECT id FROM '${path}' WHERE id BETWEEN ${2 * ROW_GROUP_ROWS - 1} AND ${2 * ROW_GROUP_ROWS + 1} ORDER BY id`)).toEqual([
+        [2 * ROW_GROUP_ROWS - 1],
+        [2 * ROW_GROUP_ROWS],
+        [2 * ROW_GROUP_ROWS + 1],
+      ]);
+      const texts = await connection.runAndReadAll(`SELECT text FROM '${path}' ORDER BY id`);
+      expect(texts.getRows().map((row) => row[0])).toEqual(rows.map((row) => row.text));
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
