@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { START_NODE_FLAGS } from '../test/helpers/start-command.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -57,7 +58,7 @@ export async function startOurServer(server: OurServer): Promise<ChildProcess> {
   const child = fork(join(ROOT, 'dist/main.js'), [], {
     cwd: ROOT,
     env: serverEnvironment(server),
-    execArgv: ['--enable-source-maps', ...(server.execArgv ?? [])],
+    execArgv: [...START_NODE_FLAGS, ...(server.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   for (let attempt = 0; attempt < 120; attempt += 1) {

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { buildServer, obtainHeaders, ROOT, type OurServer } from './our-server.ts';
+import { START_NODE_FLAGS } from '../test/helpers/start-command.ts';
 
 const DATABASE_URL = process.env.BENCH_STARTUP_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_startup';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -24,7 +25,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PORT = 4831;
 
 const COMMANDS = {
-  compiled: ['--enable-source-maps', 'dist/main.js'],
+  compiled: [...START_NODE_FLAGS, 'dist/main.js'],
   tsx: ['--import', 'tsx', 'src/main.ts'],
 } as const;
 

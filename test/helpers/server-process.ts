@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { createDatabase, databaseUrl, dropDatabases } from './postgres-admin.ts';
+import { START_NODE_FLAGS } from './start-command.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -26,7 +27,7 @@ afterAll(() => {
 
 /** `cwd` defaults to the package root; the service finds its files from its own location, not the cwd. */
 export function startServerProcess(env: Record<string, string>, cwd = ROOT): ServerProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/main.js')], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
     cwd,
     env: {
       PATH: process.env.PATH,

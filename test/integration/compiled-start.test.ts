@@ -22,7 +22,7 @@ afterAll(async () => {
 
 it('npm start runs the compiled server with node alone', () => {
   const scripts = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  expect(scripts.start).toBe('node --enable-source-maps dist/main.js');
+  expect(scripts.start).toBe('node --enable-source-maps --max-semi-space-size=64 dist/main.js');
   expect(scripts.postinstall).toMatch(/npm run build/);
   const code = readdirSync(DIST).filter((name) => name.endsWith('.js'));
   expect(code).toContain('main.js');
