@@ -11,16 +11,19 @@
  * them alone measures its memory from a server that ran nothing before it), BENCH_EXPORTS_PAGING
  * (`0`: no paging, and no table); BENCH_EXPORTS_DATABASE_URL=embedded runs the
  * server on its embedded database with the demo data instead (in BENCH_DATA_DIR), where what counts
- * is the longest a by-id read waited while an export ran.
+ * is the longest a by-id read waited while an export ran. After the Parquet export, DuckDB writes the
+ * same rows as Parquet (bench/parquet-peer.ts, BENCH_PARQUET_PEER): the peer for its size.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { ensureDatabase } from '../src/db/ensure-database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { loadDemoDataIfEmpty } from '../src/data/demo.ts';
 import { obtainHeaders, startOurServer, type OurServer } from './our-server.ts';
+import { peerParquet, type PeerFile } from './parquet-peer.ts';
 import { seedOnce } from './seeded.ts';
 
 const DATABASE_URL = process.env.BENCH_EXPORTS_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/venture_exports_bench';
@@ -103,6 +106,25 @@ async function main(): Promise<void> {
       console.log(`paging the list with cursors, 500 a page: ${rows} rows in ${paging.toFixed(1)} s`);
     }
 
+    /** Our Parquet files, downloaded, written again by DuckDB with each of its settings. */
+    const parquetPeer = async (files: { url: string }[]): Promise<PeerFile[]> => {
+      const directory = mkdtempSync(join(tmpdir(), 'vda-bench-exports-'));
+      try {
+        const paths: string[] = [];
+        for (const [index, file] of files.entries()) {
+          const path = join(directory, `${index + 1}.parquet`);
+          writeFileSync(path, Buffer.from(await (await fetch(new URL(file.url, base), { headers })).arrayBuffer()));
+          paths.push(path);
+        }
+        const written = await peerParquet(paths);
+        for (const file of written) console.log(`DuckDB's Parquet writer, ${file.setting}: ${JSON.stringify(file)}`);
+        return written;
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    };
+    let peer: PeerFile[] = [];
+
     const results: Record<string, { seconds: number; bytes: number; rows: number; rssGrowthMb: number; byIdP95: number; byIdMax: number }> = {};
     // Growth is counted from before the first export: a heap the NDJSON export grew and kept counts against the Parquet one too.
     const before = rssMb(child.pid!);
@@ -115,7 +137,7 @@ async function main(): Promise<void> {
       const created = (await (await fetch(`${base}/api/exports`, { method: 'POST', headers, body: JSON.stringify({ resource: 'entities', format }) })).json()) as { data: { id: number } };
       let done = false;
       const reads = readById(() => done);
-      let exported: { status: string; rows_written: number; files: { bytes: number }[] };
+      let exported: { status: string; rows_written: number; files: { bytes: number; url: string }[] };
       for (;;) {
         exported = ((await (await get(`/api/exports/${created.data.id}`)).json()) as { data: typeof exported }).data;
         if (!['queued', 'running'].includes(exported.status)) break;
@@ -135,6 +157,7 @@ async function main(): Promise<void> {
         byIdMax: Math.max(...during),
       };
       console.log(`${format}: ${JSON.stringify(results[format])}`);
+      if (format === 'parquet') peer = await parquetPeer(exported.files);
     }
     const ndjson = results.ndjson;
     const parquet = results.parquet;
@@ -144,6 +167,7 @@ async function main(): Promise<void> {
     console.log(`| paging GET /api/entities?limit=500 with cursors | ${paging.toFixed(1)} s |`);
     console.log(`| NDJSON.gz export | ${ndjson.seconds.toFixed(1)} s (${(paging / ndjson.seconds).toFixed(2)}x faster than paging), ${(ndjson.bytes / 1e6).toFixed(1)} MB, RSS +${ndjson.rssGrowthMb.toFixed(0)} MB |`);
     console.log(`| Parquet export | ${parquet.seconds.toFixed(1)} s (${(paging / parquet.seconds).toFixed(2)}x faster than paging), ${(parquet.bytes / 1e6).toFixed(1)} MB (${(parquet.bytes / ndjson.bytes).toFixed(2)}x the NDJSON.gz), RSS +${parquet.rssGrowthMb.toFixed(0)} MB |`);
+    for (const file of peer) console.log(`| DuckDB's Parquet writer, the same rows, ${file.setting} | ${(file.bytes / 1e6).toFixed(1)} MB (${(file.bytes / ndjson.bytes).toFixed(2)}x the NDJSON.gz), written in ${file.seconds.toFixed(1)} s |`);
     console.log(`| by-id p95: idle / during NDJSON / during Parquet | ${p95(idle).toFixed(1)} / ${ndjson.byIdP95.toFixed(1)} / ${parquet.byIdP95.toFixed(1)} ms |`);
     console.log(`| by-id longest wait: idle / during NDJSON / during Parquet | ${Math.max(...idle).toFixed(1)} / ${ndjson.byIdMax.toFixed(1)} / ${parquet.byIdMax.toFixed(1)} ms |`);
   } finally {
