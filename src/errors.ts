@@ -76,6 +76,18 @@ export const validationError = (details: ErrorDetail[]): AppError =>
     { details },
   );
 
+/**
+ * `error` with its details' paths renamed (a list's `query.fields` as an export's `input.fields`); a
+ * message that was its one detail's `path: message` names the new path, so the two never disagree.
+ */
+export function relocated(error: AppError, rename: (path: string) => string): AppError {
+  if (!error.details) return error;
+  const details = error.details.map((detail) => ({ ...detail, path: rename(detail.path) }));
+  const only = error.details.length === 1 ? error.details[0]! : undefined;
+  const message = only && error.message === `${only.path}: ${only.message}` ? `${details[0]!.path}: ${only.message}` : error.message;
+  return new AppError(error.code, message, { details, headers: error.headers, cause: error.cause });
+}
+
 export const internalError = (cause?: unknown): AppError =>
   new AppError('INTERNAL_ERROR', 'An unexpected error occurred', { cause });
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { decodePlace, endOf, isBefore } from '../changes/cursor.ts';
 import type { SqlClient } from '../db/client.ts';
-import { AppError, validationError } from '../errors.ts';
+import { AppError, relocated, validationError } from '../errors.ts';
 import { parseInput } from '../management/input.ts';
 import { checkNarrowable } from './narrow.ts';
 import { findExport, insertExport, type ExportRow } from './store.ts';
@@ -40,12 +40,12 @@ export function listQuery(input: Pick<ExportInput, 'filter' | 'fields'>): Record
   return { ...(input.filter !== undefined ? { filter: input.filter } : {}), ...(input.fields ? { fields: input.fields.join(',') } : {}) };
 }
 
-/** The list's refusal, with the body's paths (`query.filter` → `body.filter`). */
+/** The list's refusal, its paths and message the argument's (`query.fields` → `input.fields`, over REST `body.fields`). */
 function refusal(status: number, body: unknown, prefix: string): AppError {
   const error = (body as { error?: { code: string; message: string; details?: { path: string; message: string }[] } }).error;
-  const details = error?.details?.map((detail) => ({ ...detail, path: detail.path.replace(/^query\./, prefix ? `${prefix}.` : '') }));
   if (!error) return new AppError('INTERNAL_ERROR', `The list answered ${status}`);
-  return new AppError(error.code as never, error.message, details?.length ? { details } : {});
+  const answered = new AppError(error.code as never, error.message, error.details ? { details: error.details } : {});
+  return relocated(answered, (path) => path.replace(/^query\./, prefix ? `${prefix}.` : ''));
 }
 
 /** `since` as a place of the feed: 400 when it is none, 410 when retention pruned past it, as the feed. */
