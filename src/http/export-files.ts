@@ -2,8 +2,10 @@
  * `GET /api/exports/{id}/files/{n}`: an export's file, from the database (any instance serves it),
  * a part at a time. `Content-Length`, `ETag` (its sha256), `Accept-Ranges: bytes`; one byte range
  * (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`, one it cannot satisfy 416;
- * several ranges get the whole file (RFC 9110 lets a server ignore Range). The caller is authenticated
- * and rate-limited as for any request; another organisation's export is 404, an expired one 410.
+ * several ranges get the whole file (RFC 9110 lets a server ignore Range). A copy the client holds
+ * (`If-None-Match` with the ETag) is 304; a resumed download's `If-Range` that is not the ETag gets the
+ * whole file, as RFC 9110 has it. The caller is authenticated and rate-limited as for any request;
+ * another organisation's export is 404, an expired one 410.
  */
 import { AppError, notFound, validationError } from '../errors.ts';
 import { listFiles, readRange } from '../exports/file-store.ts';
@@ -12,7 +14,7 @@ import { expireExports, findExport } from '../exports/store.ts';
 import type { SqlClient } from '../db/client.ts';
 import type { RestHandler } from '../rest/handler.ts';
 import type { Exchange } from './exchange.ts';
-import { respondStream } from './respond.ts';
+import { isFresh, respond, respondStream } from './respond.ts';
 
 export const EXPORT_FILE_PATH = /^\/api\/exports\/([^/]+)\/files\/([^/]+)\/?$/;
 
@@ -54,12 +56,16 @@ export async function serveExportFile(exchange: Exchange, handle: RestHandler, s
   if (row.status === 'expired') throw new AppError('EXPORT_EXPIRED', 'This export\'s files were deleted after EXPORT_RETENTION_DAYS; ask for a new export');
   const file = row.status === 'succeeded' ? (await listFiles(sql, id)).find((candidate) => candidate.n === n) : undefined;
   if (!file) throw notFound('Export file');
-  const range = parseRange(exchange.header('range'), file.bytes);
+  const etag = `"${file.sha256}"`;
   const common = {
     'Accept-Ranges': 'bytes',
-    ETag: `"${file.sha256}"`,
+    ETag: etag,
     'Content-Disposition': `attachment; filename="${row.resource}-${id}-${n}${fileSuffix[row.format as ExportFormat]}"`,
   };
+  if (isFresh(exchange, etag)) return respond(exchange, { status: 304, headers: common });
+  // The file has no Last-Modified: an If-Range that is a date, or another tag, asks for the whole file.
+  const ifRange = exchange.header('if-range');
+  const range = ifRange === undefined || ifRange.trim() === etag ? parseRange(exchange.header('range'), file.bytes) : undefined;
   const contentType = row.format === 'parquet' ? fileContentType.parquet : 'application/gzip';
   if (range === 'unsatisfiable') {
     throw new AppError('RANGE_NOT_SATISFIABLE', `Range not satisfiable: the file has ${file.bytes} bytes`, {

@@ -130,9 +130,14 @@ function hasName(headers: Readonly<Record<string, unknown>> | undefined, lowerNa
   return false;
 }
 
-/** A conditional GET the client's copy still answers (If-None-Match, as browsers, CDNs and caches send it). */
-function isFresh(exchange: Exchange, etag: string): boolean {
-  const headers = exchange.req.headers;
-  if (headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined) return false;
-  return fresh(headers, { etag } as OutgoingHttpHeaders);
+/**
+ * A conditional GET the client's copy still answers (If-None-Match, as browsers, CDNs and caches send
+ * it). The request's `Cache-Control: no-cache` is left out: `fetch` adds it to every request a script
+ * sets If-None-Match on, and it asks caches on the way to revalidate with the origin, which is this
+ * answer; `fresh` alone would answer such a request in full.
+ */
+export function isFresh(exchange: Exchange, etag: string): boolean {
+  const { 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = exchange.req.headers;
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return false;
+  return fresh({ 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince }, { etag } as OutgoingHttpHeaders);
 }

@@ -47,6 +47,15 @@ describe('a conditional GET', () => {
     expect(header(again, 'ratelimit-limit')).toBeDefined();
   });
 
+  it("from fetch, which adds Cache-Control: no-cache to a request with If-None-Match, is 304 too", async () => {
+    const first = await app.fetch('/api/entities/1', { headers: admin.headers });
+    const again = await app.fetch('/api/entities/1', { headers: { ...admin.headers, 'If-None-Match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    // What fetch sent (the Fetch standard's cache mode for a conditional request), as a browser's does.
+    const sent = await get('/api/entities/1', { 'If-None-Match': first.headers.get('etag')!, 'Cache-Control': 'no-cache', Pragma: 'no-cache' });
+    expect(sent.status).toBe(304);
+  });
+
   it('that matches nothing, or of an error, is answered in full', async () => {
     expect((await get('/api/entities/1', { 'If-None-Match': '"nothing"' })).status).toBe(200);
     const missing = await get('/api/entities/999999');

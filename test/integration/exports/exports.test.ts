@@ -96,6 +96,23 @@ describe('downloads', () => {
     expect(past.headers.get('content-range')).toBe(`bytes */${file.bytes}`);
     expect((await download(auth, `/api/exports/${done.id}/files/99`)).status).toBe(404);
   });
+
+  it('answer a copy the client holds with 304, and a resumed download whose If-Range is stale with the whole file', async () => {
+    const done = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'csv' })).id);
+    const file = done.files[0]!;
+    const etag = `"${file.sha256}"`;
+    const held = await download(auth, file.url, { 'if-none-match': etag });
+    expect(held.status).toBe(304);
+    expect(held.headers.get('etag')).toBe(etag);
+    expect(held.bytes.length).toBe(0);
+    expect((await download(auth, file.url, { 'if-none-match': '"another"' })).status).toBe(200);
+    const resumed = await download(auth, file.url, { range: 'bytes=5-', 'if-range': etag });
+    expect([resumed.status, resumed.bytes.length]).toEqual([206, file.bytes - 5]);
+    const stale = await download(auth, file.url, { range: 'bytes=5-', 'if-range': '"another"' });
+    expect([stale.status, stale.bytes.length]).toEqual([200, file.bytes]);
+    const dated = await download(auth, file.url, { range: 'bytes=5-', 'if-range': new Date().toUTCString() });
+    expect([dated.status, dated.bytes.length]).toEqual([200, file.bytes]);
+  });
 });
 
 describe('refusals and the organisation', () => {
