@@ -1,8 +1,9 @@
 /**
  * What surrounds an export's job (CONTRACT §15): Idempotency-Key, the queue's bound (429 with
  * Retry-After), retention (then `expired` and files 410 EXPORT_EXPIRED), GraphQL's createExport /
- * export / exports, and at the end the webhook event of the organisation's webhooks and the rows
- * counted in usage as rows_exported.
+ * export / exports, and at the end the webhook events of the organisation's webhooks (export.failed
+ * for a job whose `since` was pruned while it waited, export.succeeded) and the rows counted in usage
+ * as rows_exported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
@@ -73,17 +74,40 @@ describe('asking for exports', () => {
 
 describe('once the worker runs', () => {
   let receiver: Receiver;
+  /** Hears export.failed only, from a webhook made before any worker ran. */
+  let failures: Receiver;
+  let pruned: { id: number };
 
   beforeAll(async () => {
+    // Still no worker: an incremental export queued, and a webhook for its failure made before it runs.
     await app.close();
-    // The queued exports of this file's other organisation are none of this test's business.
-    await db.sql.query("UPDATE exports SET status = 'cancelled' WHERE status = 'queued'");
+    app = await startTestApp({ db, env: DELIVERY_ENV });
+    auth = await createApiKeyAndToken(app);
+    failures = await startReceiver();
+    await createWebhook(auth, { url: failures.url, events: ['export.failed'] });
+    const [first] = ((await (await auth.fetch('/api/changes?limit=1')).json()) as { data: { id: string }[] }).data;
+    pruned = await createExport(auth, { resource: 'entities', format: 'ndjson', since: first!.id });
+    await app.close();
+    // The queued exports of this file's other tests are none of these tests' business.
+    await db.sql.query("UPDATE exports SET status = 'cancelled' WHERE status = 'queued' AND id <> $1", [pruned.id]);
+    // Retention passes that cursor while the export waits, as the pruning job does once CHANGES_RETENTION_DAYS run out.
+    await db.sql.query('UPDATE change_retention SET position = (SELECT position FROM change_clock)');
     app = await startTestApp({ db, env: { BACKGROUND_WORKERS: 'true', EXPORT_POLL_MS: '50', EXPORT_RETENTION_DAYS: '7', ...DELIVERY_ENV } });
     auth = await createApiKeyAndToken(app);
     receiver = await startReceiver();
   }, 120_000);
 
-  afterAll(async () => receiver?.close());
+  afterAll(async () => {
+    await receiver?.close();
+    await failures?.close();
+  });
+
+  it('fails an incremental export whose changes were pruned while it waited, CURSOR_EXPIRED, and sends export.failed', async () => {
+    const done = await waitForExport(auth, pruned.id);
+    expect(done).toMatchObject({ status: 'failed', rows_written: 0, files: [], error: { code: 'CURSOR_EXPIRED' } });
+    const [event] = await failures.waitFor(1);
+    expect(JSON.parse(event!.body)).toMatchObject({ type: 'export.failed', data: { export_id: pruned.id, resource: 'entities', rows: 0 } });
+  });
 
   it('sends export.succeeded to the organisation\'s webhooks and counts rows_exported in usage', async () => {
     const hook = await createWebhook(auth, { url: receiver.url, events: ['export.succeeded', 'export.failed'] });
