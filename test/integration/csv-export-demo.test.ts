@@ -3,7 +3,9 @@
 // once), runs to the last row for small and large page sizes, and one that cannot finish is cut so the
 // client sees an error, logged at error level with the request id and counted in csv_exports_total.
 // The same data set through POST /api/exports (docs/exports.md): NDJSON and Parquet files holding every
-// entity once, in the list's order, read over windows of ids to the last.
+// entity once, in the list's order, read over windows of ids to the last; the NDJSON file downloaded
+// again in ranges that cross its stored parts.
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
@@ -11,8 +13,9 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../helpers/auth.ts';
+import { PART_BYTES } from '../../src/exports/file-sink.ts';
 import { ROW_GROUP_ROWS } from '../../src/exports/writers.ts';
-import { createExport, fileBytes, ndjsonRows, waitForExport } from './exports/support.ts';
+import { createExport, download, fileBytes, ndjsonRows, waitForExport } from './exports/support.ts';
 
 const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
 
@@ -139,7 +142,23 @@ describe('exports of the demo data set (POST /api/exports)', () => {
     const done = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson' })).id, 120_000);
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
     expect(done.rows_written).toBe(total);
-    expect(ndjsonRows(await fileBytes(auth, done)).map((row) => row.id)).toEqual(ids);
+    const files = await fileBytes(auth, done);
+    expect(ndjsonRows(files).map((row) => row.id)).toEqual(ids);
+    // A download resumed in ranges that start and end inside the file's stored parts (PART_BYTES each):
+    // the parts, asked for with If-Range, concatenate to the file, whose sha256 is the one listed.
+    const [file] = done.files;
+    const whole = files[0]!;
+    expect(whole.length).toBeGreaterThan(3 * PART_BYTES);
+    expect(createHash('sha256').update(whole).digest('hex')).toBe(file!.sha256);
+    const cuts = [0, PART_BYTES - 7, 2 * PART_BYTES + 13, whole.length];
+    const parts: Buffer[] = [];
+    for (let index = 0; index + 1 < cuts.length; index += 1) {
+      const range = index + 2 < cuts.length ? `bytes=${cuts[index]}-${cuts[index + 1]! - 1}` : `bytes=${cuts[index]}-`;
+      const part = await download(auth, file!.url, { range, 'if-range': `"${file!.sha256}"` });
+      expect(part.status).toBe(206);
+      parts.push(part.bytes);
+    }
+    expect(Buffer.concat(parts).equals(whole)).toBe(true);
   });
 
   it('Parquet: every entity once, in order, in row groups within their bound', async () => {
