@@ -1,5 +1,5 @@
 /**
- * Where a file's bytes go as a writer makes them: into parts of about PART_BYTES, each handed to
+ * Where a file's bytes go as a writer makes them: into parts of PART_BYTES (the last one smaller), each handed to
  * `store` (the job writes it under its lease), hashed as they pass, so the file is never whole in memory.
  */
 import { createHash } from 'node:crypto';
@@ -29,21 +29,23 @@ export class FileSink {
     this.#pendingBytes += data.byteLength;
   }
 
-  /** Stores what is pending once it fills a part. */
+  /** Stores what is pending, a part at a time, while it fills one: a chunk of many parts' bytes (a Parquet row group) is still stored in parts of PART_BYTES. */
   async flushFull(): Promise<void> {
-    if (this.#pendingBytes >= PART_BYTES) await this.#flush();
+    while (this.#pendingBytes >= PART_BYTES) await this.#flush(PART_BYTES);
   }
 
   /** Stores the rest: the file's size and digest. */
   async close(): Promise<{ bytes: number; sha256: string }> {
-    if (this.#pendingBytes) await this.#flush();
+    while (this.#pendingBytes) await this.#flush(Math.min(PART_BYTES, this.#pendingBytes));
     return { bytes: this.#offset, sha256: this.#hash.digest('hex') };
   }
 
-  async #flush(): Promise<void> {
-    const data = Buffer.concat(this.#pending, this.#pendingBytes);
-    this.#pending = [];
-    this.#pendingBytes = 0;
+  async #flush(bytes: number): Promise<void> {
+    const pending = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
+    const data = pending.subarray(0, bytes);
+    const rest = pending.subarray(bytes);
+    this.#pending = rest.byteLength ? [rest] : [];
+    this.#pendingBytes = rest.byteLength;
     await this.store(this.#part, this.#offset, data);
     this.#part += 1;
     this.#offset += data.byteLength;
