@@ -6,9 +6,10 @@
 // runtime and swagger-ui-dist find their own files in node_modules as usual. Splitting keeps the lazy
 // imports of src/main.ts lazy (the first log lines appear before the API's module graph loads).
 //
-// The worker threads' files (src/db/pglite-worker.mjs, the embedded database's thread, and
-// src/exports/parquet-worker.mjs, an export's Parquet encoder) are plain JavaScript the bundle loads
-// by their path (new URL beside the module that starts them): they are copied as they are, not bundled.
+// The worker threads' files, every `.mjs` of src/ (src/db/pglite-worker.mjs, the embedded database's
+// thread; src/exports/parquet-worker.mjs, an export's Parquet encoder, and the parquet-*.mjs it
+// imports), are plain JavaScript the bundle loads by their path (new URL beside the module that
+// starts them): they are copied as they are, side by side, not bundled.
 //
 // Each file is replaced by a rename, and only when it changed: a build beside running servers (the two
 // test projects each build) never lets one read a half-written file.
@@ -33,8 +34,8 @@ const { outputFiles } = await build({
   write: false,
 });
 
-for (const [from, name] of [['src/db', 'pglite-worker.mjs'], ['src/exports', 'parquet-worker.mjs']]) {
-  outputFiles.push({ path: join(outdir, name), contents: readFileSync(join(root, from, name)) });
+for (const file of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
+  if (file.isFile() && file.name.endsWith('.mjs')) outputFiles.push({ path: join(outdir, file.name), contents: readFileSync(join(file.parentPath, file.name)) });
 }
 
 mkdirSync(outdir, { recursive: true });

@@ -1,88 +1,40 @@
 // An export's Parquet file, encoded on a thread of its own (src/exports/writers.ts starts one per
-// file): turning 10,000 records into typed columns, encoding and compressing them takes about half a
-// second of CPU, which on the main thread would make every request wait behind it. The main thread
-// sends the records as the JSON text the list wrote (a string crosses threads by a copy, an object by
-// a slower structured clone); each message is answered, in order, with the bytes it completed (a row
-// group, or the footer at the end), moved rather than copied.
+// file): parsing the records, shredding them into columns, encoding and compressing their pages takes
+// 30 to 40 µs of CPU a record (an entity with its tags and founders), which on the main thread would
+// make every request wait behind it. The main thread sends the records as the JSON text the list
+// wrote (a string crosses threads by a copy, an object by a slower structured clone); each message is
+// answered, in order, with the bytes it completed (a row group once it closes, the footer at the end),
+// moved rather than copied.
 //
 // Plain JavaScript, not TypeScript: a worker thread starts without the loader that runs the .ts
 // sources (tsx, vitest), and scripts/build.mjs copies this file beside the built server as it is.
 import { parentPort, workerData } from 'node:worker_threads';
-import { gzipSync } from 'node:zlib';
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { FileBytes, ParquetFile } from './parquet-file.mjs';
 
-/** @type {{ schema: object[], columns: { name: string, type: object }[], rowGroupRows: number, rowGroupBytes: number }} */
-const { schema, columns, rowGroupRows, rowGroupBytes } = workerData;
+/** @type {{ schema: object[], tombstones: boolean, rowGroupRows: number, rowGroupBytes: number }} */
+const { schema, tombstones, rowGroupRows, rowGroupBytes } = workerData;
 
-const bytes = new ByteWriter();
-// GZIP per page: the nested columns (an entity's founders, tags) repeat text that Snappy left at
-// about the size of the NDJSON.gz; every Parquet reader has gzip (docs/exports.md).
-const writer = new ParquetWriter({
-  writer: bytes,
-  schema,
-  codec: 'GZIP',
-  compressors: { GZIP: (input) => gzipSync(input) },
-  createdBy: 'venture-data-api exports',
-});
-
-/** A JSON value as the Parquet writer takes it: integers as bigint, times and dates as Date, by the column's type. */
-function parquetValue(type, value) {
-  if (value === null || value === undefined) return null;
-  switch (type.kind) {
-    case 'integer':
-      return BigInt(value);
-    case 'date-time':
-    case 'date':
-      return new Date(value);
-    case 'array':
-      return value.map((item) => parquetValue(type.of, item));
-    case 'object':
-      return Object.fromEntries(type.fields.map((field) => [field.name, parquetValue(field.type, value[field.name])]));
-    default:
-      return value;
-  }
-}
-
-let pending = [];
-let pendingBytes = 0;
-
-/** Encodes the rows held as one row group. Min/max statistics only for top-level scalars: a reader prunes by those, and nested columns' statistics cost a third of the encoding. */
-function writeGroup() {
-  if (!pending.length) return;
-  const rows = pending;
-  pending = [];
-  pendingBytes = 0;
-  writer.write({
-    columnData: columns.map((column) => ({
-      name: column.name,
-      data: rows.map((row) => (column.name === '_deleted' ? row._deleted === true : parquetValue(column.type, row[column.name]))),
-      statistics: column.type.kind !== 'array' && column.type.kind !== 'object',
-    })),
-    rowGroupSize: rows.length,
-  });
-}
-
-/** What the file gained since the last answer, in a buffer of its own to move. */
-function taken() {
-  const done = bytes.buffer.slice(0, bytes.index);
-  bytes.index = 0;
-  return done;
-}
+const bytes = new FileBytes();
+const file = new ParquetFile({ out: bytes, schema, createdBy: 'venture-data-api exports' });
 
 parentPort.on('message', (message) => {
   try {
     if (message.rows) {
-      for (const text of message.rows) {
-        pending.push(JSON.parse(text));
-        pendingBytes += text.length;
-        // A group is encoded at its row bound, or sooner for wide records: memory follows the bytes, not the rows.
-        if (pending.length >= rowGroupRows || pendingBytes >= rowGroupBytes) writeGroup();
+      const records = message.rows.map((text) => JSON.parse(text));
+      // An incremental export's `_deleted` is true on a tombstone and false, not null, on every other row.
+      if (tombstones) for (const record of records) record._deleted = record._deleted === true;
+      // A group never passes its row bound: the records are added up to it, the group closed, and the rest added.
+      for (let start = 0; start < records.length; ) {
+        const end = Math.min(records.length, start + rowGroupRows - file.openGroupRows);
+        file.add(start === 0 && end === records.length ? records : records.slice(start, end));
+        start = end;
+        // Its memory is its compressed pages: a group of wide records closes at their bound.
+        if (file.openGroupRows >= rowGroupRows || file.heldBytes >= rowGroupBytes) file.closeGroup();
       }
     } else {
-      writeGroup();
-      writer.finish();
+      file.finish();
     }
-    const done = taken();
+    const done = bytes.take();
     parentPort.postMessage({ bytes: done }, [done]);
   } catch (error) {
     parentPort.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

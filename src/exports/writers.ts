@@ -1,7 +1,7 @@
 /**
  * The file formats: NDJSON and CSV compressed with gzip (node:zlib, which compresses on libuv's thread
- * pool, off the event loop), and Parquet with typed columns (hyparquet-writer on a thread of its own,
- * pages compressed with gzip) in row groups of at most ROW_GROUP_ROWS rows and about ROW_GROUP_BYTES.
+ * pool, off the event loop), and Parquet with typed columns (src/exports/parquet-file.mjs on a thread of
+ * its own, pages compressed with gzip) in row groups of at most ROW_GROUP_ROWS rows and about ROW_GROUP_BYTES.
  * Each writes into a FileSink, so a file's bytes leave memory a part at a time.
  */
 import { once } from 'node:events';
@@ -19,20 +19,19 @@ export type Row = JsonText | Record<string, unknown>;
 /** A record's JSON, the list's own text when it has one (so an NDJSON line is the list's record, byte for byte). */
 const rowText = (row: Row): string => (row instanceof JsonText ? row.text : JSON.stringify(row));
 
-/** Parquet rows are kept in memory until a row group is full: this bounds that memory (the contract's bound is 100k). */
-export const ROW_GROUP_ROWS = 10_000;
+/** A Parquet row group's rows: the contract's bound. A group holds compressed pages, not records, so its memory follows its bytes. */
+export const ROW_GROUP_ROWS = 100_000;
+/** And a group of wide records closes sooner, at about this many bytes of compressed pages and dictionaries. */
+export const ROW_GROUP_BYTES = 32 << 20;
 /**
- * And so does this, for wide records: a group is full at about 4 MB of the records' JSON (some 2,900
- * entities with their founders and tags). Encoding one is a burst of CPU on a 2-core server: 8 MB
- * groups made a read by id on the embedded database wait up to 400 ms, 4 MB ones about 200 ms.
+ * Records' JSON sent to the Parquet thread ahead of its encoding: reads go on while it works, and
+ * at most this much waits in its queue.
  */
-export const ROW_GROUP_BYTES = 4 << 20;
+const PARQUET_QUEUE_BYTES = 4 << 20;
 
 /**
  * The encoding thread's heap. Left to itself V8 lets a thread that allocates this fast grow its heap
- * long before it collects: the thread alone took 170 to 180 MB more resident memory over an export of
- * 99,030 entities, and 98 MB within these bounds, in the same time (the same export still ran in
- * 48 MB of old generation). A thread that ran out would fail its export, not the server.
+ * long before it collects; a thread that ran out would fail its export, not the server.
  */
 const PARQUET_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
@@ -94,7 +93,7 @@ function csvWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones:
 function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones: boolean): FileWriter {
   const all: ExportColumn[] = [...columns, ...(tombstones ? [{ name: '_deleted', type: { kind: 'boolean' } } as const] : [])];
   const worker = new Worker(new URL('./parquet-worker.mjs', import.meta.url), {
-    workerData: { schema: parquetSchema(all), columns: all, rowGroupRows: ROW_GROUP_ROWS, rowGroupBytes: ROW_GROUP_BYTES },
+    workerData: { schema: parquetSchema(all), tombstones, rowGroupRows: ROW_GROUP_ROWS, rowGroupBytes: ROW_GROUP_BYTES },
     resourceLimits: PARQUET_HEAP,
   });
   // Answers come in the order the messages went: each settles the oldest question, its bytes go to the sink in file order.
@@ -117,7 +116,6 @@ function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombsto
       waiting.push({ resolve, reject });
       worker.postMessage(message);
     });
-  // Records sent ahead of the encoding, at most about a row group's bytes of them: reads go on while a group is encoded.
   const inFlight: { sent: Promise<void>; bytes: number }[] = [];
   let inFlightBytes = 0;
   return {
@@ -128,7 +126,7 @@ function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombsto
       sent.catch(() => undefined);
       inFlight.push({ sent, bytes });
       inFlightBytes += bytes;
-      while (inFlightBytes > ROW_GROUP_BYTES) {
+      while (inFlightBytes > PARQUET_QUEUE_BYTES) {
         const oldest = inFlight.shift()!;
         await oldest.sent;
         inFlightBytes -= oldest.bytes;

@@ -47,11 +47,11 @@ function asJson(type: string, value: unknown): unknown {
 // Nested fields carry no declared type here: a Date in a struct is a date-time unless it is midnight UTC of a date field.
 const guess = (value: unknown): string => (Array.isArray(value) ? 'array<x>' : 'x');
 
-async function parquetOf(resource: string): Promise<{ done: ExportBody; file: ArrayBuffer; path: string }> {
-  const done = await waitForExport(auth, (await createExport(auth, { resource, format: 'parquet' })).id);
+async function parquetOf(resource: string, since?: string): Promise<{ done: ExportBody; file: ArrayBuffer; path: string }> {
+  const done = await waitForExport(auth, (await createExport(auth, { resource, format: 'parquet', ...(since ? { since } : {}) })).id);
   expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
   const [bytes] = await fileBytes(auth, done);
-  const path = join(dir, `${resource}.parquet`);
+  const path = join(dir, `${resource}${since ? '-delta' : ''}.parquet`);
   writeFileSync(path, bytes!);
   return { done, file: bytes!.buffer.slice(bytes!.byteOffset, bytes!.byteOffset + bytes!.byteLength) as ArrayBuffer, path };
 }
@@ -98,6 +98,37 @@ describe('Parquet', () => {
       const first = (await connection.runAndReadAll(`SELECT name, epoch_ms(created_at) AS created FROM read_parquet('${path}') ORDER BY id LIMIT 1`)).getRowObjects()[0]!;
       expect(first.name).toBe(list[0]!.name);
       expect(Number(first.created)).toBe(Date.parse(list[0]!.created_at as string));
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  // docs/exports.md's recipe, as a warehouse runs it: load the full file, then apply an incremental one by its `_deleted` column.
+  it('an incremental export applied in DuckDB by its _deleted column leaves the list', async () => {
+    const full = await parquetOf('entities');
+    const [renamed, deleted] = (await listAll(auth, '/api/entities')).slice(2, 4).map((row) => row.id as number) as [number, number];
+    await app.db.sql.query("UPDATE entities SET name = 'Renamed in Parquet', updated_at = now() WHERE id = $1", [renamed]);
+    await app.db.sql.query('UPDATE entities SET deleted_at = now() WHERE id = $1', [deleted]);
+    const delta = await parquetOf('entities', full.done.cursor!);
+    expect(delta.done.rows_written).toBe(2);
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const rows = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJson();
+    try {
+      expect((await rows(`DESCRIBE SELECT _deleted FROM read_parquet('${delta.path}')`))[0]).toMatchObject({ column_type: 'BOOLEAN' });
+      expect(await rows(`SELECT id::INT AS id, _deleted, name FROM read_parquet('${delta.path}') ORDER BY id`)).toEqual(
+        [
+          { id: renamed, _deleted: false, name: 'Renamed in Parquet' },
+          { id: deleted, _deleted: true, name: null },
+        ].sort((a, b) => a.id - b.id),
+      );
+      await connection.run(`CREATE TABLE entities AS SELECT * FROM read_parquet('${full.path}')`);
+      await connection.run(`DELETE FROM entities WHERE id IN (SELECT id FROM read_parquet('${delta.path}'))`);
+      await connection.run(`INSERT INTO entities SELECT * EXCLUDE (_deleted) FROM read_parquet('${delta.path}') WHERE NOT _deleted`);
+      const list = await listAll(auth, '/api/entities');
+      const loaded = await rows('SELECT id::INT AS id, name, launch_year::INT AS launch_year, len(tags)::INT AS tags FROM entities ORDER BY id');
+      expect(loaded).toEqual(list.map((row) => ({ id: row.id, name: row.name, launch_year: row.launch_year, tags: (row.tags as unknown[]).length })));
     } finally {
       connection.closeSync();
       instance.closeSync();
