@@ -11,6 +11,11 @@ import { bitWidth, byteLength, compare, levels, physical, writePlain } from './p
 
 /** A column's values are encoded into a page once about this many bytes of them are held. */
 export const PAGE_BYTES = 256 << 10;
+/**
+ * Or once it holds this many levels (values and nulls): the page's arrays then stay below V8's
+ * large-object size (128 KB), so they die in the young generation instead of waiting for a full collection.
+ */
+const PAGE_LEVELS = 10_000;
 /** A dictionary that grows past this leaves the rest of its row group's pages PLAIN (as parquet-mr's writer does). */
 const DICTIONARY_BYTES = 1 << 20;
 
@@ -62,7 +67,7 @@ export class Leaf {
     }
     for (const level of definitionLevels) this.definition.push(level);
     for (const level of repetitionLevels) this.repetition.push(level);
-    if (this.held >= PAGE_BYTES) this.writePage();
+    if (this.held >= PAGE_BYTES || this.definition.length >= PAGE_LEVELS) this.writePage();
   }
 
   /** The page's values as dictionary indexes, the dictionary growing; undefined when a dictionary does not pay (decided on a group's first page). */
