@@ -182,7 +182,7 @@ export class Leaf {
         statistics: this.statistics ? { min_value: this.min, max_value: this.max, null_count: BigInt(this.nulls) } : undefined,
         encoding_stats: [
           ...(this.dictionary ? [{ page_type: 'DICTIONARY_PAGE', encoding: 'PLAIN', count: 1 }] : []),
-          ...[...this.pageCounts].map(([encoding, count]) => ({ page_type: 'DATA_PAGE_V2', encoding, count })),
+          ...[...this.pageCounts].map(([encoding, count]) => ({ page_type: 'DATA_PAGE', encoding, count })),
         ],
       },
     };

@@ -61,6 +61,24 @@ describe('Parquet row groups', () => {
     expect(back.map((row) => row.text)).toEqual(rows.map((row) => row.text));
   });
 
+  // A reader that trusts encoding_stats (Arrow does, to read a chunk's dictionary pages as such) reads what the pages are.
+  it("name their pages as their headers do: a dictionary page, then DATA_PAGE (v1) pages", async () => {
+    const rows = Array.from({ length: 30_000 }, (_, index) => ({ id: index + 1, text: `kind ${index % 7}` }));
+    const buffer = await parquetOf(rows);
+    const bytes = new Uint8Array(buffer);
+    // A page header is thrift compact: its first field (type, i32) is 0x15, then the type zigzag-encoded.
+    const pageType = (offset: bigint) => (bytes[Number(offset)] === 0x15 ? ['DATA_PAGE', 'INDEX_PAGE', 'DICTIONARY_PAGE', 'DATA_PAGE_V2'][bytes[Number(offset) + 1]! / 2] : undefined);
+    const chunks = parquetMetadata(buffer).row_groups.flatMap((group) => group.columns.map((column) => column.meta_data!));
+    expect(chunks.some((chunk) => chunk.dictionary_page_offset !== undefined)).toBe(true);
+    for (const chunk of chunks) {
+      const stats = chunk.encoding_stats!;
+      expect(pageType(chunk.data_page_offset)).toBe('DATA_PAGE');
+      expect(stats.filter((stat) => stat.page_type !== 'DICTIONARY_PAGE').every((stat) => stat.page_type === 'DATA_PAGE')).toBe(true);
+      if (chunk.dictionary_page_offset === undefined) expect(stats.some((stat) => stat.page_type === 'DICTIONARY_PAGE')).toBe(false);
+      else expect([pageType(chunk.dictionary_page_offset), stats[0]?.page_type]).toEqual(['DICTIONARY_PAGE', 'DICTIONARY_PAGE']);
+    }
+  });
+
   // What a warehouse's reader relies on: each group where the footer says, with its own rows' min and max.
   it('are found by a reader that seeks by their offsets and prunes by their statistics (DuckDB)', async () => {
     const rows = Array.from({ length: 3.5 * ROW_GROUP_ROWS }, (_, index) => ({ id: index + 1, text: `row ${index + 1}` }));
