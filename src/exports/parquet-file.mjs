@@ -65,6 +65,7 @@ export class ParquetFile {
     this.columns = resolve([]).at(-1).children.map((child) => ({ name: child.element.name, leaves: leavesOf(resolve([child.element.name])) }));
     this.rowGroups = [];
     this.rows = 0;
+    /** Rows in the open row group. */
     this.groupRows = 0;
     out.push(MAGIC);
   }
@@ -98,10 +99,6 @@ export class ParquetFile {
     });
     this.rows += this.groupRows;
     this.groupRows = 0;
-  }
-
-  get openGroupRows() {
-    return this.groupRows;
   }
 
   /** Closes the last row group and writes the footer. */

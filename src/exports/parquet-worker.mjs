@@ -25,11 +25,11 @@ parentPort.on('message', (message) => {
       if (tombstones) for (const record of records) record._deleted = record._deleted === true;
       // A group never passes its row bound: the records are added up to it, the group closed, and the rest added.
       for (let start = 0; start < records.length; ) {
-        const end = Math.min(records.length, start + rowGroupRows - file.openGroupRows);
-        file.add(start === 0 && end === records.length ? records : records.slice(start, end));
+        const end = Math.min(records.length, start + rowGroupRows - file.groupRows);
+        file.add(records.slice(start, end));
         start = end;
         // Its memory is its compressed pages: a group of wide records closes at their bound.
-        if (file.openGroupRows >= rowGroupRows || file.heldBytes >= rowGroupBytes) file.closeGroup();
+        if (file.groupRows >= rowGroupRows || file.heldBytes >= rowGroupBytes) file.closeGroup();
       }
     } else {
       file.finish();
