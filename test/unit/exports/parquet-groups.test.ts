@@ -2,6 +2,8 @@
  * A Parquet file's row groups (src/exports/writers.ts, encoded on the file's own thread): at most
  * ROW_GROUP_ROWS rows, and fewer for wide records, a group closing at about ROW_GROUP_BYTES of the
  * compressed pages it holds, so its memory follows its bytes; every row is in the file once, in order.
+ * And their pages: dictionary pages and the PLAIN pages a grown dictionary leaves, and statistics in
+ * Parquet's order.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,6 +79,43 @@ describe('Parquet row groups', () => {
       if (chunk.dictionary_page_offset === undefined) expect(stats.some((stat) => stat.page_type === 'DICTIONARY_PAGE')).toBe(false);
       else expect([pageType(chunk.dictionary_page_offset), stats[0]?.page_type]).toEqual(['DICTIONARY_PAGE', 'DICTIONARY_PAGE']);
     }
+  });
+
+  // Each value twice in a row: the group's first page takes a dictionary (half its bytes), which then
+  // grows past 1 MB with new values, and the chunk's later pages are PLAIN. Both kinds must read back.
+  it('leave a dictionary that outgrew its bound for PLAIN pages, and read back whole (hyparquet, DuckDB)', async () => {
+    const rows = Array.from({ length: 60_000 }, (_, index) => ({ id: index + 1, text: `${'value '.repeat(6)}${Math.floor(index / 2)}` }));
+    const file = await parquetOf(rows);
+    const text = parquetMetadata(file).row_groups[0]!.columns.find((column) => column.meta_data!.path_in_schema[0] === 'text')!.meta_data!;
+    const pages = Object.fromEntries(text.encoding_stats!.map((stat) => [`${stat.page_type} ${stat.encoding}`, stat.count]));
+    expect(pages['DICTIONARY_PAGE PLAIN']).toBe(1);
+    expect(pages['DATA_PAGE RLE_DICTIONARY']).toBeGreaterThan(0);
+    expect(pages['DATA_PAGE PLAIN']).toBeGreaterThan(0);
+    const back = (await parquetReadObjects({ file, compressors, columns: ['text'] })) as { text: string }[];
+    expect(back.map((row) => row.text)).toEqual(rows.map((row) => row.text));
+    const dir = mkdtempSync(join(tmpdir(), 'parquet-pages-'));
+    const path = join(dir, 'pages.parquet');
+    writeFileSync(path, Buffer.from(file));
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      const texts = await connection.runAndReadAll(`SELECT text FROM '${path}' ORDER BY id`);
+      expect(texts.getRows().map((row) => row[0])).toEqual(rows.map((row) => row.text));
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // UTF-8's byte order, not JavaScript's: a character past U+FFFF (a surrogate pair) sorts after U+FFFD.
+  it("carry a string column's min and max in code point order", async () => {
+    const texts = ['a\u{1F600}', 'a\uFFFD', 'a', 'b\uE000', 'a\u00E9'];
+    const file = await parquetOf(texts.map((text, index) => ({ id: index + 1, text })));
+    const stats = parquetMetadata(file).row_groups[0]!.columns.find((column) => column.meta_data!.path_in_schema[0] === 'text')!.meta_data!.statistics!;
+    expect([stats.min_value, stats.max_value]).toEqual(['a', 'b\uE000']);
+    const second = await parquetOf(texts.filter((text) => text.startsWith('a')).map((text, index) => ({ id: index + 1, text })));
+    expect(parquetMetadata(second).row_groups[0]!.columns[1]!.meta_data!.statistics!.max_value).toBe('a\u{1F600}');
   });
 
   // What a warehouse's reader relies on: each group where the footer says, with its own rows' min and max.
