@@ -13,10 +13,11 @@
  * parses the answers; this class only carries the messages to the thread (why not PGliteWorker:
  * docs/operations.md).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { messages, Mutex, protocol, type PGliteInterface, type Transaction } from '@electric-sql/pglite';
 import { cannotOpen, channelName, closedError, endsLostSession, MessageBatch, SYNC, threadLost, timedOut, type Pending } from './pglite-messages.ts';
 import { PGliteWorker } from '@electric-sql/pglite/worker';
+import { startThread } from '../thread.ts';
 
 type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>['parse']>[1]>[0];
 
@@ -75,7 +76,7 @@ export class RemotePGlite extends BasePGlite {
 
   async #start(startFrom?: Blob): Promise<void> {
     const seed = startFrom ? await startFrom.arrayBuffer() : undefined;
-    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    const worker = startThread(new URL('./pglite-worker.mjs', import.meta.url), {
       workerData: { dataDir: this.#options.dataDir, startFrom: seed },
       transferList: seed ? [seed] : [],
     });

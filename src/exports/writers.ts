@@ -5,10 +5,10 @@
  * Each writes into a FileSink, so a file's bytes leave memory a part at a time.
  */
 import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
 import { createGzip, type Gzip } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { JsonText, materialize } from '../compile/json-text.ts';
+import { startThread } from '../thread.ts';
 import { parquetSchema, type ExportColumn } from './columns.ts';
 import type { FileSink } from './file-sink.ts';
 import type { ExportFormat } from './resources.ts';
@@ -31,9 +31,10 @@ const PARQUET_QUEUE_BYTES = 4 << 20;
 
 /**
  * The encoding thread's heap. Left to itself V8 lets a thread that allocates this fast grow its heap
- * long before it collects; a thread that ran out would fail its export, not the server.
+ * long before it collects; a thread that ran out would fail its export, not the server. (These hold
+ * under `npm start`'s flags because src/thread.ts starts the thread.)
  */
-const PARQUET_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+export const PARQUET_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
 export interface FileWriter {
   /** Adds rows (resolves once their bytes are made and full parts stored). */
@@ -92,7 +93,7 @@ function csvWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones:
 /** One Parquet file, encoded on its own thread (src/exports/parquet-worker.mjs): the main thread only hands it the records' text. */
 function parquetWriter(columns: readonly ExportColumn[], sink: FileSink, tombstones: boolean): FileWriter {
   const all: ExportColumn[] = [...columns, ...(tombstones ? [{ name: '_deleted', type: { kind: 'boolean' } } as const] : [])];
-  const worker = new Worker(new URL('./parquet-worker.mjs', import.meta.url), {
+  const worker = startThread(new URL('./parquet-worker.mjs', import.meta.url), {
     workerData: { schema: parquetSchema(all), tombstones, rowGroupRows: ROW_GROUP_ROWS, rowGroupBytes: ROW_GROUP_BYTES },
     resourceLimits: PARQUET_HEAP,
   });
