@@ -1,4 +1,4 @@
-// Run as its own process with `npm start`'s node flags (test/unit/exports/parquet-thread-heap.test.ts):
+// Run as its own process with `npm start`'s node flags (test/unit/exports/parquet-thread.test.ts):
 // writes a Parquet file through the export's writer, then starts a thread with the Parquet thread's
 // resource limits, as the writer's next file would, and prints the size its young generation grew to
 // while it allocated as fast as an encoding thread does. V8's flags are the process's, so this thread's
