@@ -9,9 +9,8 @@
  * and requests that need no database are served while a statement runs.
  *
  * The client is PGlite's own: its base class (shared by PGlite and PGliteWorker, not exported, reached
- * through PGliteWorker's prototype) turns query/exec/transaction into wire-protocol messages and
- * parses the answers; this class only carries the messages to the thread (why not PGliteWorker:
- * docs/operations.md).
+ * through PGliteWorker's prototype) turns query/exec/transaction into wire-protocol messages and parses
+ * the answers; this class only carries the messages to the thread (why not PGliteWorker: docs/operations.md).
  */
 import type { Worker } from 'node:worker_threads';
 import { messages, Mutex, protocol, type PGliteInterface, type Transaction } from '@electric-sql/pglite';
