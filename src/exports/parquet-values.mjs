@@ -48,39 +48,56 @@ export function compare(a, b) {
 
 export const byteLength = (element, value) => (element.type === 'BYTE_ARRAY' ? 4 + value.length : element.type === 'INT32' ? 4 : 8);
 
-/** PLAIN values into `out`: little-endian numbers, length-prefixed UTF-8, booleans as bits. */
-export function writePlain(out, element, values) {
-  if (element.type === 'BOOLEAN') {
-    for (let i = 0; i < values.length; i += 8) {
-      let byte = 0;
-      for (let bit = 0; bit < 8 && i + bit < values.length; bit++) if (values[i + bit]) byte |= 1 << bit;
-      out.appendUint8(byte);
+/**
+ * PLAIN values as bytes, made as each value is added (little-endian numbers, length-prefixed UTF-8),
+ * in one buffer kept from page to page: a page holds its values as bytes, not as the records' strings
+ * and numbers, which would outlive the young generation's collections until their page was written.
+ */
+export class PlainBytes {
+  bytes = Buffer.allocUnsafeSlow(1 << 16);
+  length = 0;
+
+  add(element, value) {
+    const room = element.type === 'BYTE_ARRAY' ? 4 + 3 * value.length : 8;
+    if (this.length + room > this.bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.length + room));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
     }
-    return;
-  }
-  let size = 0;
-  for (const value of values) size += element.type === 'BYTE_ARRAY' ? 4 + 3 * value.length : byteLength(element, value);
-  out.ensure(size);
-  const bytes = Buffer.from(out.buffer, out.index, size);
-  let at = 0;
-  for (const value of values) {
+    const bytes = this.bytes;
+    const at = this.length;
     if (element.type === 'BYTE_ARRAY') {
       const length = bytes.write(value, at + 4);
       bytes.writeUInt32LE(length, at);
-      at += 4 + length;
+      this.length = at + 4 + length;
     } else if (element.type === 'INT32') {
-      at = bytes.writeInt32LE(value, at);
+      this.length = bytes.writeInt32LE(value, at);
     } else if (element.type === 'DOUBLE') {
-      at = bytes.writeDoubleLE(value, at);
+      this.length = bytes.writeDoubleLE(value, at);
     } else {
       const high = Math.floor(value / 0x1_0000_0000);
       bytes.writeUInt32LE(value - high * 0x1_0000_0000, at);
-      at = bytes.writeInt32LE(high, at + 4);
+      this.length = bytes.writeInt32LE(high, at + 4);
     }
   }
-  out.index += at;
-  out.offset += at;
+
+  /** The bytes so far (a view: valid until the next add after a clear). */
+  get view() {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  clear() {
+    this.length = 0;
+  }
 }
+
+/** `array`, or a copy of it twice as long (or `needed` long) when it holds fewer than `needed`: levels and indexes kept from page to page. */
+export const withRoom = (array, needed) => {
+  if (needed <= array.length) return array;
+  const grown = new array.constructor(Math.max(2 * array.length, needed));
+  grown.set(array);
+  return grown;
+};
 
 export const bitWidth = (max) => Math.max(1, Math.ceil(Math.log2(max + 1)));
 
