@@ -1,6 +1,6 @@
 // An export's Parquet file, encoded on a thread of its own (src/exports/writers.ts starts one per
 // file): parsing the records, shredding them into columns, encoding and compressing their pages takes
-// 30 to 40 µs of CPU a record (an entity with its tags and founders), which on the main thread would
+// about 25 µs of CPU a record (an entity with its tags and founders), which on the main thread would
 // make every request wait behind it. The main thread sends the records as the JSON text the list
 // wrote (a string crosses threads by a copy, an object by a slower structured clone); each message is
 // answered, in order, with the bytes it completed (a row group once it closes, the footer at the end),
