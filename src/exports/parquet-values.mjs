@@ -81,7 +81,7 @@ export class PlainBytes {
     }
   }
 
-  /** The bytes so far (a view: valid until the next add after a clear). */
+  /** The bytes so far: a view, valid until the next add. */
   get view() {
     return this.bytes.subarray(0, this.length);
   }

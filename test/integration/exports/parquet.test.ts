@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabase } from '../../../src/data/seed/index.ts';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createApiKeyAndToken, type TestCredentials } from '../../helpers/auth.ts';
+import { withDuckDB } from '../../helpers/duckdb.ts';
 import { createExport, fileBytes, listAll, waitForExport, type ExportBody } from './support.ts';
 
 let app: TestApp;
@@ -76,9 +76,7 @@ describe('Parquet', () => {
 
   it('opens in DuckDB with the declared types', async () => {
     const { path } = await parquetOf('entities');
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    try {
+    await withDuckDB(async (connection) => {
       const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${path}')`)).getRowObjects();
       const types = Object.fromEntries(described.map((row) => [String(row.column_name), String(row.column_type)]));
       expect(types).toMatchObject({
@@ -98,10 +96,7 @@ describe('Parquet', () => {
       const first = (await connection.runAndReadAll(`SELECT name, epoch_ms(created_at) AS created FROM read_parquet('${path}') ORDER BY id LIMIT 1`)).getRowObjects()[0]!;
       expect(first.name).toBe(list[0]!.name);
       expect(Number(first.created)).toBe(Date.parse(list[0]!.created_at as string));
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 
   // docs/exports.md's recipe, as a warehouse runs it: load the full file, then apply an incremental one by its `_deleted` column.
@@ -112,10 +107,8 @@ describe('Parquet', () => {
     await app.db.sql.query('UPDATE entities SET deleted_at = now() WHERE id = $1', [deleted]);
     const delta = await parquetOf('entities', full.done.cursor!);
     expect(delta.done.rows_written).toBe(2);
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    const rows = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJson();
-    try {
+    await withDuckDB(async (connection) => {
+      const rows = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJson();
       expect((await rows(`DESCRIBE SELECT _deleted FROM read_parquet('${delta.path}')`))[0]).toMatchObject({ column_type: 'BOOLEAN' });
       expect(await rows(`SELECT id::INT AS id, _deleted, name FROM read_parquet('${delta.path}') ORDER BY id`)).toEqual(
         [
@@ -129,9 +122,6 @@ describe('Parquet', () => {
       const list = await listAll(auth, '/api/entities');
       const loaded = await rows('SELECT id::INT AS id, name, launch_year::INT AS launch_year, len(tags)::INT AS tags FROM entities ORDER BY id');
       expect(loaded).toEqual(list.map((row) => ({ id: row.id, name: row.name, launch_year: row.launch_year, tags: (row.tags as unknown[]).length })));
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
+    });
   });
 });

@@ -6,16 +6,13 @@
  * Parquet's order.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import type { ExportColumn } from '../../../src/exports/columns.ts';
 import { FileSink } from '../../../src/exports/file-sink.ts';
 import { fileWriter, ROW_GROUP_BYTES, ROW_GROUP_ROWS } from '../../../src/exports/writers.ts';
+import { withParquetInDuckDB } from '../../helpers/duckdb.ts';
 
 const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
 const columns: ExportColumn[] = [
@@ -93,19 +90,10 @@ describe('Parquet row groups', () => {
     expect(pages['DATA_PAGE PLAIN']).toBeGreaterThan(0);
     const back = (await parquetReadObjects({ file, compressors, columns: ['text'] })) as { text: string }[];
     expect(back.map((row) => row.text)).toEqual(rows.map((row) => row.text));
-    const dir = mkdtempSync(join(tmpdir(), 'parquet-pages-'));
-    const path = join(dir, 'pages.parquet');
-    writeFileSync(path, Buffer.from(file));
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    try {
+    await withParquetInDuckDB(file, async (connection, path) => {
       const texts = await connection.runAndReadAll(`SELECT text FROM '${path}' ORDER BY id`);
       expect(texts.getRows().map((row) => row[0])).toEqual(rows.map((row) => row.text));
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   // UTF-8's byte order, not JavaScript's: a character past U+FFFF (a surrogate pair) sorts after U+FFFD.
@@ -121,12 +109,7 @@ describe('Parquet row groups', () => {
   // What a warehouse's reader relies on: each group where the footer says, with its own rows' min and max.
   it('are found by a reader that seeks by their offsets and prunes by their statistics (DuckDB)', async () => {
     const rows = Array.from({ length: 3.5 * ROW_GROUP_ROWS }, (_, index) => ({ id: index + 1, text: `row ${index + 1}` }));
-    const dir = mkdtempSync(join(tmpdir(), 'parquet-groups-'));
-    const path = join(dir, 'groups.parquet');
-    writeFileSync(path, Buffer.from(await parquetOf(rows)));
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    try {
+    await withParquetInDuckDB(await parquetOf(rows), async (connection, path) => {
       const read = async (sql: string) => (await connection.runAndReadAll(sql)).getRows().map((row) => row.map(Number));
       const stats = await read(`SELECT row_group_id, stats_min_value::BIGINT, stats_max_value::BIGINT FROM parquet_metadata('${path}') WHERE path_in_schema = 'id' ORDER BY 1`);
       expect(stats).toEqual([0, 1, 2, 3].map((group) => [group, group * ROW_GROUP_ROWS + 1, Math.min(rows.length, (group + 1) * ROW_GROUP_ROWS)]));
@@ -138,10 +121,6 @@ describe('Parquet row groups', () => {
       ]);
       const texts = await connection.runAndReadAll(`SELECT text FROM '${path}' ORDER BY id`);
       expect(texts.getRows().map((row) => row[0])).toEqual(rows.map((row) => row.text));
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
