@@ -10,7 +10,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { SqlTransaction } from '../db/client.ts';
-import { endOf, isBefore, type FeedPlace } from './cursor.ts';
+import { afterPlaceSql, endOf, isBefore, type FeedPlace } from './cursor.ts';
 import { apiChange, type StoredChange } from './feed.ts';
 import { countTypes, type Follower, type FollowerBatch } from './follower.ts';
 import { enqueueEvents } from './outbox.ts';
@@ -33,9 +33,8 @@ const HEARD_CHANGES = `
                                             'object_id', p.object_id, 'changed_columns', p.changed_columns,
                                             'committed_at', p.committed_at) ORDER BY p.position, p.resource, p.object_id) FROM (
             SELECT cc.position, c.resource, c.kind, c.object_id, c.changed_columns, cc.committed_at
-              FROM change_commits cc JOIN changes c ON c.xid = cc.xid
+              FROM change_commits cc JOIN changes c ON c.xid = cc.xid AND ${afterPlaceSql('$1::bigint', '$2::text', '$3::int')}
              WHERE cc.position >= greatest($1::bigint, (SELECT min(after) + 1 FROM heard))
-               AND (cc.position > $1::bigint OR (c.resource, c.object_id) > ($2::text COLLATE "C", $3::int))
                AND EXISTS (SELECT 1 FROM heard h WHERE h.type = c.resource || '.' || c.kind AND cc.position > h.after)
              ORDER BY cc.position, c.resource, c.object_id
              LIMIT $4) p) AS changes`;

@@ -45,3 +45,16 @@ export function isBefore(a: FeedPlace, b: FeedPlace): boolean {
   if (a.resource !== b.resource) return a.resource < b.resource;
   return a.objectId < b.objectId;
 }
+
+/**
+ * SQL: the change `c` of commit `cc` comes after the place ($`position`, $`resource`, $`objectId`,
+ * SQL expressions), `cc` being the place's commit or a later one. Written as one range of the changes'
+ * key (xid, resource, object_id), a commit's changes from the place on, where `cc.position > p OR
+ * (resource, object_id) > (r, o)` let the index bound nothing: a follower at the end of an import's
+ * commit re-read its 40,000 changes on every pass, and for webhook events the planner scanned all
+ * 5,000,000 changes, 280 ms of two cores a pass. A null `position` (the feed's oldest) takes every change.
+ */
+export function afterPlaceSql(position: string, resource: string, objectId: string): string {
+  const later = `(${position} IS NULL OR cc.position > ${position})`;
+  return `(c.resource, c.object_id) > (CASE WHEN ${later} THEN '' ELSE ${resource} END COLLATE "C", CASE WHEN ${later} THEN -1 ELSE ${objectId} END)`;
+}

@@ -6,7 +6,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CancelSignal, SqlClient } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { encodePlace, endOf, isBefore, notACursor, type FeedPlace } from './cursor.ts';
+import { afterPlaceSql, encodePlace, endOf, isBefore, notACursor, type FeedPlace } from './cursor.ts';
 import { recordFields, type ChangeKind, type ChangeResource } from './resources.ts';
 
 export interface ChangeRequest {
@@ -57,10 +57,9 @@ export const FEED_STATEMENT = `
                                             'object_id', p.object_id, 'changed_columns', p.changed_columns,
                                             'committed_at', p.committed_at) ORDER BY p.position, p.resource, p.object_id) FROM (
             SELECT cc.position, c.resource, c.kind, c.object_id, c.changed_columns, cc.committed_at
-              FROM change_commits cc JOIN changes c ON c.xid = cc.xid
+              FROM change_commits cc JOIN changes c ON c.xid = cc.xid AND ${afterPlaceSql('$1::bigint', '$2::text', '$3::int')}
              WHERE cc.position >= coalesce($1::bigint, r.position + 1)
-               AND (cc.position > $1::bigint OR $1 IS NULL OR (c.resource, c.object_id) > ($2::text COLLATE "C", $3::int))
-               AND c.resource = ANY ($4::text[])
+               AND array_position($4::text[], c.resource::text) IS NOT NULL
              ORDER BY cc.position, c.resource, c.object_id
              LIMIT $5) p) AS changes
     FROM change_retention r`;

@@ -18,7 +18,7 @@ import type { SqlTransaction } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { NotCompiled } from '../compile/statement.ts';
-import { endOf, type FeedPlace } from './cursor.ts';
+import { afterPlaceSql, endOf, type FeedPlace } from './cursor.ts';
 import type { StoredChange } from './feed.ts';
 import { countTypes, readNext, type Follower, type FollowerBatch } from './follower.ts';
 import { noteComputed, recompute, touchedEntities, type MembershipChange } from './membership-sets.ts';
@@ -68,8 +68,8 @@ const BACKLOG = `
   SELECT (SELECT position FROM change_clock)::text AS head,
          EXISTS (SELECT 1 FROM ecosystems WHERE is_active) OR EXISTS (SELECT 1 FROM ecosystem_memberships) AS tracked,
          (SELECT count(*)::int FROM (
-            SELECT 1 FROM change_commits cc JOIN changes c ON c.xid = cc.xid
-             WHERE cc.position >= $1::bigint AND (cc.position > $1::bigint OR (c.resource, c.object_id) > ($2::text COLLATE "C", $3::int))
+            SELECT 1 FROM change_commits cc JOIN changes c ON c.xid = cc.xid AND ${afterPlaceSql('$1::bigint', '$2::text', '$3::int')}
+             WHERE cc.position >= $1::bigint
              LIMIT $4) t) AS backlog`;
 
 /**
