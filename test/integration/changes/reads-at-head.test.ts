@@ -38,7 +38,7 @@ const changesRead = (node: PlanNode): number =>
     ? node['Actual Loops'] * (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0))
     : 0) + (node.Plans ?? []).reduce((sum, child) => sum + changesRead(child), 0);
 
-async function measured(run: (text: string, params?: unknown[]) => Promise<unknown[]>, text: string, params?: unknown[]): Promise<void> {
+async function measured(run: (text: string, params?: readonly unknown[]) => Promise<unknown[]>, text: string, params?: readonly unknown[]): Promise<void> {
   if (!/JOIN changes c\b/.test(text)) return;
   const [row] = (await run(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params)) as { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[];
   const plan = row!['QUERY PLAN'];
@@ -48,7 +48,7 @@ async function measured(run: (text: string, params?: unknown[]) => Promise<unkno
 const measuring = (tx: SqlTransaction): SqlTransaction => ({
   ...tx,
   query: async (text, params) => {
-    await measured((sql, values) => tx.query(sql, values), text, params);
+    await measured((sql, values) => tx.query(sql, values ? [...values] : undefined), text, params);
     return tx.query(text, params);
   },
 });
@@ -57,7 +57,7 @@ const database = (): SqlClient => ({
   ...db.sql,
   transaction: (work) => db.sql.transaction((tx) => work(measuring(tx))),
   prepared: async (text, params, signal) => {
-    await measured((sql, values) => db.sql.query(sql, values), text, params);
+    await measured((sql, values) => db.sql.query(sql, values ? [...values] : undefined), text, params);
     return db.sql.prepared(text, params, signal);
   },
 });
