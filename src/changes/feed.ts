@@ -50,6 +50,8 @@ interface FeedRow {
 /**
  * Changes after the place ($1, $2, $3), or after what retention pruned when $1 is null; oldest first,
  * `limit` ($5) at most, of the resources $4; in one snapshot with the head and the pruned position.
+ * The resources are a filter, not a condition of the index: beside the place's range (afterPlaceSql)
+ * PostgreSQL made `resource = ANY ($4)` the index's condition and read the place's commit whole.
  */
 export const FEED_STATEMENT = `
   SELECT (SELECT position FROM change_clock)::text AS head, r.position::text AS pruned, pg_is_in_recovery() AS replica,
