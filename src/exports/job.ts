@@ -10,7 +10,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
-import { decodePlace, encodePlace, endOf, isBefore } from '../changes/cursor.ts';
+import { afterPlaceSql, decodePlace, encodePlace, endOf, isBefore } from '../changes/cursor.ts';
 import type { SqlClient } from '../db/client.ts';
 import { exportColumns } from './columns.ts';
 import { listQuery, type ReadList } from './create.ts';
@@ -193,9 +193,8 @@ async function* changedPages(deps: JobDeps, principal: Principal, row: ExportRow
   for (;;) {
     const ids = (
       await deps.sql.query<{ object_id: number }>(
-        `SELECT DISTINCT c.object_id FROM change_commits cc JOIN changes c ON c.xid = cc.xid
-          WHERE c.resource = $1 AND cc.position <= $2 AND c.object_id > $3
-            AND (cc.position > $4 OR (cc.position = $4 AND (c.resource, c.object_id) > ($5::text COLLATE "C", $6::int)))
+        `SELECT DISTINCT c.object_id FROM change_commits cc JOIN changes c ON c.xid = cc.xid AND ${afterPlaceSql('$4::bigint', '$5::text', '$6::int')}
+          WHERE c.resource = $1 AND cc.position <= $2 AND c.object_id > $3 AND cc.position >= $4
           ORDER BY c.object_id LIMIT $7`,
         [changeResourceOf(resource), String(head), after, String(since.position), since.resource, since.objectId, deps.pageRows],
       )
