@@ -4,6 +4,7 @@
  * columns, files of at most EXPORT_FILE_MAX_ROWS, downloads with Range, and the contract's refusals.
  * And the filter narrowed to ids within the grammar's limits (src/exports/narrow.ts): a filter with no
  * room left is refused when asked for, and many changed ids beside a long filter go in lists that fit.
+ * An incremental export from a feed's cursor that ends inside a commit holds that commit's later records only.
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
@@ -203,5 +204,24 @@ describe('an export narrows its filter to ids', () => {
     expect(rows.map((row) => row.id)).toEqual([...changed].sort((a, b) => a - b));
     expect(rows.filter((row) => row._deleted !== true)).toEqual(list);
     expect(rows.filter((row) => row._deleted === true).map((row) => row.id)).toEqual(changed.filter((id) => !listed.has(id)).sort((a, b) => a - b));
+  });
+});
+
+describe('an incremental export', () => {
+  it('from a changes cursor inside a commit, holds exactly the records changed after it', async () => {
+    const full = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson', fields: ['id'] })).id);
+    expect(full.status, JSON.stringify(full.error)).toBe('succeeded');
+    // One commit of ten changes; a feed page of three ends inside it.
+    const changed = (await app.db.sql.query<{ id: number }>("UPDATE entities SET name = name || ' III', updated_at = now() WHERE id IN (SELECT id FROM entities WHERE deleted_at IS NULL ORDER BY id LIMIT 10) RETURNING id")).map((row) => row.id);
+    expect(changed).toHaveLength(10);
+    type FeedPage = { data: { object_id: number }[]; page: { next_cursor: string } };
+    const feed = async (since: string, limit: number): Promise<FeedPage> => (await (await auth.fetch(`/api/changes?types=entity&limit=${limit}&since=${since}`)).json()) as FeedPage;
+    const first = await feed(full.cursor!, 3);
+    expect(first.data).toHaveLength(3);
+    const rest = (await feed(first.page.next_cursor, 1000)).data.map((change) => change.object_id);
+    expect(rest).toHaveLength(7);
+    const incremental = await waitForExport(auth, (await createExport(auth, { resource: 'entities', format: 'ndjson', fields: ['id'], since: first.page.next_cursor })).id);
+    expect(incremental.status, JSON.stringify(incremental.error)).toBe('succeeded');
+    expect(ndjsonRows(await fileBytes(auth, incremental)).map((row) => row.id)).toEqual([...rest].sort((a, b) => a - b));
   });
 });
