@@ -41,6 +41,7 @@ export interface JobDeps {
 /** Requests in flight on this instance (src/http/serving.ts). */
 export interface Foreground {
   idle(patienceMs: number): Promise<void>;
+  quiet(ms: number): boolean;
 }
 
 /**
@@ -49,6 +50,13 @@ export interface Foreground {
  * requests that never stop, each read still starts after this long.
  */
 const FOREGROUND_PATIENCE_MS = 50;
+
+/**
+ * An export runs its readers at once only while the instance serves no traffic (Serving.quiet):
+ * requests closer together than this are traffic, and the export then reads one window at a time,
+ * leaving the other cores to them; a client polling its export's status every 250 ms is not.
+ */
+const QUIET_MS = 100;
 
 /** The instance is shutting down: the job stopped between two pages. */
 export class Stopped extends Error {
@@ -148,7 +156,8 @@ async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): 
   let stopped = false;
   const windows: Promise<Page & { filter: string }>[] = [];
   const launch = (): void => {
-    while (!stopped && running < readers && windows.length < 2 * readers && from <= last) {
+    const now = deps.foreground && !deps.foreground.quiet(QUIET_MS) ? 1 : readers;
+    while (!stopped && running < now && windows.length < 2 * readers && from <= last) {
       const filter = withinIds(row.filter, from, Math.min(last, from + width - 1));
       from += width;
       running += 1;

@@ -1,6 +1,8 @@
 /**
  * The requests in flight, as background work waits on them (src/http/serving.ts): no wait when none
- * is served, a wait that ends with the last request, and one that gives up after its patience.
+ * is served, a wait that ends with the last request, and one that gives up after its patience; and
+ * whether it serves traffic now (no request in flight, none ended lately), as an export asks before
+ * running more than one statement at once.
  */
 import { describe, expect, it } from 'vitest';
 import { Serving } from '../../../src/http/serving.ts';
@@ -42,5 +44,29 @@ describe('Serving', () => {
     // A wait that gave up is not resumed again (nor kept) when the requests end.
     serving.ended();
     expect(await settled(serving.idle(60_000))).toBe(true);
+  });
+
+  it('is quiet with no request in flight, unless requests came closer together than the interval', async () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const serving = new Serving();
+    expect(serving.quiet(200)).toBe(true);
+    serving.started();
+    expect(serving.quiet(0)).toBe(false);
+    // A request alone (the first, or long after the one before it) is not traffic once it ended.
+    serving.ended();
+    expect(serving.quiet(200)).toBe(true);
+    // A second one soon after it is: not quiet until the interval has passed since the last ended.
+    serving.started();
+    serving.ended();
+    expect(serving.quiet(200)).toBe(false);
+    await pause(50);
+    expect(serving.quiet(200)).toBe(false);
+    expect(serving.quiet(20)).toBe(true);
+    await pause(200);
+    expect(serving.quiet(200)).toBe(true);
+    // Then one more, alone again: quiet at once after it.
+    serving.started();
+    serving.ended();
+    expect(serving.quiet(200)).toBe(true);
   });
 });
