@@ -156,8 +156,8 @@ async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): 
   let stopped = false;
   const windows: Promise<Page & { filter: string }>[] = [];
   const launch = (): void => {
-    const now = deps.foreground && !deps.foreground.quiet(QUIET_MS) ? 1 : readers;
-    while (!stopped && running < now && windows.length < 2 * readers && from <= last) {
+    const atOnce = deps.foreground && !deps.foreground.quiet(QUIET_MS) ? 1 : readers;
+    while (!stopped && running < atOnce && windows.length < 2 * readers && from <= last) {
       const filter = withinIds(row.filter, from, Math.min(last, from + width - 1));
       from += width;
       running += 1;

@@ -3,7 +3,7 @@
  * CPU and the database (an export's reads, src/exports/job.ts) asks `idle` before each statement and
  * waits until none is in flight, so the API's clients come first; it waits at most `patienceMs`, so
  * an instance that is never idle still makes progress, more slowly. It asks `quiet` before doing
- * more than one thing at once: only while no request has been served for a while.
+ * more than one thing at once, and does so only while requests are not coming close together.
  */
 export class Serving {
   #inFlight = 0;
