@@ -161,16 +161,21 @@ async function* fullPages(deps: JobDeps, principal: Principal, row: ExportRow): 
       const filter = withinIds(row.filter, from, Math.min(last, from + width - 1));
       from += width;
       running += 1;
-      const reading = (deps.foreground?.idle(FOREGROUND_PATIENCE_MS) ?? Promise.resolve()).then(() => read(query(filter))).then((answer) => {
-        if (answer.next) width = Math.max(1, Math.floor(width / 2));
-        else if (answer.data.length < aim / 2) width = Math.min(span, width * 2);
-        return { ...answer, filter };
-      });
-      // A window read ahead must not reject unheard when the writing stops first (a lost lease).
-      reading.catch(() => undefined).finally(() => {
-        running -= 1;
-        launch();
-      });
+      const reading = (deps.foreground?.idle(FOREGROUND_PATIENCE_MS) ?? Promise.resolve())
+        .then(() => read(query(filter)))
+        .then((answer) => {
+          if (answer.next) width = Math.max(1, Math.floor(width / 2));
+          else if (answer.data.length < aim / 2) width = Math.min(span, width * 2);
+          return { ...answer, filter };
+        })
+        // Counted out before whoever awaits the window resumes: the writing's own launch then sees the
+        // reader free, and an empty window is never the last one launched while ids remain.
+        .finally(() => {
+          running -= 1;
+        });
+      // A window read ahead must not reject unheard when the writing stops first (a lost lease); a
+      // read that ends starts the next at once, whatever the writing is doing.
+      reading.catch(() => undefined).then(launch);
       windows.push(reading);
     }
   };
