@@ -125,8 +125,9 @@ async function readPage(deps: JobDeps, principal: Principal, resource: string, q
 /**
  * Every row of the list, in id order. The ids from the list's first to its last are cut into windows
  * of about 80% of a page of rows each (from the list's estimated total), each read by its own short
- * statement, `readers` at a time: a read that ends starts the next at once, whatever the writing is
- * doing, until twice `readers` windows wait to be written. They are written in order. A window that
+ * statement, `readers` at a time while the instance is quiet and one under traffic (QUIET_MS): a read
+ * that ends starts the next at once, whatever the writing is doing, until twice `readers` windows
+ * wait to be written. They are written in order. A window that
  * holds more than a page is read on with its cursor when its turn comes, and makes the next windows
  * narrower; one that holds less than half of what it aimed at makes them wider.
  */
